@@ -6,8 +6,8 @@ use super::Rules;
 /// it is a leaf only when it stands exactly at `depth`. Depth 0 counts the position itself.
 ///
 /// ```
-/// use takhte::rules::{draughts, perft::perft};
-/// assert_eq!(perft(&draughts::Position::start(), 2), 64);
+/// use takhte::rules::{chess, perft::perft};
+/// assert_eq!(perft(&chess::Position::start(), 2), 400);
 /// ```
 pub fn perft<G: Rules>(position: &G, depth: u32) -> u64 {
     if depth == 0 {
