@@ -56,9 +56,10 @@ pub fn squares(mut set: Bitboard) -> impl Iterator<Item = usize> {
 
 const RANKS: i32 = 10;
 
-/// The eight line directions as (file step, rank step). The first four point towards higher
+/// The eight line directions as (file step, rank step); direction `d + 4` is the opposite of
+/// `d`. The first four point towards higher
 /// square indices (so the nearest blocker is the lowest set bit), the last four towards lower ones.
-pub const DIRECTIONS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (1, -1), (-1, -1)];
+pub const DIRECTIONS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
 
 const fn on_board(f: i32, r: i32) -> bool {
     f >= 0 && f < 8 && r >= 0 && r < RANKS

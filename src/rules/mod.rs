@@ -5,13 +5,13 @@
 //! of them, and [`Line`] adds the history a position does not own (for threefold repetition).
 //!
 //! ```
-//! use takhte::rules::{chess::Position, Rules};
-//! let mut game = Position::start();
-//! game.play(&game.parse_move("e2e4").unwrap()).unwrap();
+//! use takhte::rules::{AnyGame, GameKind};
+//! let mut game = AnyGame::start(GameKind::Chess, 0);
+//! game.play_text("e2e4").unwrap();
 //! assert_eq!(game.to_text(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
 //! ```
 
-// pub mod any; (enabled once dice and draughts land)
+pub mod any;
 pub mod bitboard;
 pub mod chess;
 pub mod common;
@@ -22,7 +22,7 @@ pub mod mine;
 pub mod perft;
 pub mod square;
 
-// pub use any::{AnyGame, AnyMove, GameKind};
+pub use any::{AnyGame, AnyMove, GameKind};
 pub use common::{EndReason, GameResult, MoveError, Outcome, PositionError, Rules, Side};
 pub use line::Line;
 pub use square::Square;
