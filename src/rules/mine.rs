@@ -282,6 +282,9 @@ impl Position {
                 self.board.set_side_to_move(side.opponent());
             }
         }
+        // No fifty-move rule and no move number in the position text: the counters stay put, so
+        // that a position equals the one read back from its text.
+        self.board.set_counters(0, 1);
         effect.fog_lifted = self.lift_fog_if_done();
         effect.revealed = self.revealed & !before;
         Ok(effect)
