@@ -5,6 +5,14 @@
 //! captured pieces leave the board as they are jumped, and a king may not turn back 180° between
 //! two jumps. A man is crowned on the far rank only at the end of its move.
 //!
+//! Where RULES.md leaves a corner open, this module decides:
+//! - the moving piece leaves its start square when a capture begins, so a king's sequence may
+//!   cross or end on that square;
+//! - a player with no pieces has lost even when it is not their turn (reachable only from a
+//!   position text; with both sides empty, the side to move loses);
+//! - position texts are permissive (any number of pieces, men anywhere but on their promotion
+//!   rank) and any run of whitespace separates the two fields.
+//!
 //! ```
 //! use takhte::rules::{draughts::Position, Rules};
 //! let mut pos = Position::start();
@@ -290,6 +298,19 @@ impl Position {
         format!("{text}: not a legal move")
     }
 
+    /// Why `play` refuses `mv` (not legal here; the game is not over).
+    fn refusal(&self, mv: &Move) -> String {
+        let on_board = (2..=64).contains(&mv.path.len()) && mv.path.iter().all(|s| s.index() < 64);
+        if !on_board || (!mv.is_capture() && mv.path.len() != 2) {
+            return format!("{mv:?} is not a move on this board");
+        }
+        let same_path = |m: &Move| m.path == mv.path && m.is_capture() == mv.is_capture();
+        if self.generate_moves().iter().any(same_path) {
+            return format!("{mv}: the captured squares do not match the path");
+        }
+        self.illegal_reason(&mv.path, mv.is_capture())
+    }
+
     /// Whether `from`→`to` is a simple move of `piece`, ignoring the compulsory capture.
     fn is_simple_step(&self, from: Square, to: Square, piece: Piece) -> bool {
         let occ = self.board.occupied();
@@ -313,7 +334,7 @@ impl Position {
 
     /// The legal moves into a vector (the game is not over by material).
     fn generate_moves(&self) -> Vec<Move> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(16);
         self.board.generate(self.side.index(), &mut out);
         out
     }
@@ -398,21 +419,7 @@ impl Rules for Position {
             return Err(MoveError::GameOver);
         }
         if !self.is_legal(mv) {
-            let well_formed = mv.path.len() >= 2
-                && mv.path.iter().all(|s| s.index() < 64)
-                && mv.path.len() <= 64
-                && (mv.is_capture() || mv.path.len() == 2);
-            let reason = if well_formed {
-                let r = self.illegal_reason(&mv.path, mv.is_capture());
-                if mv.is_capture() && r.ends_with("not a legal move") {
-                    format!("{mv}: the captured squares do not match the path")
-                } else {
-                    r
-                }
-            } else {
-                "not a move of this board".to_string()
-            };
-            return Err(MoveError::Illegal(reason));
+            return Err(MoveError::Illegal(self.refusal(mv)));
         }
         let mask = mv.captured.iter().fold(0u64, |m, s| m | bit(s.0));
         self.board.apply(self.side.index(), mv.from().0, mv.to().0, mask);
