@@ -240,7 +240,7 @@ impl AnyGame {
         match self {
             AnyGame::Chess(l) => l.position().perft(depth),
             AnyGame::Dice(l) => perft::perft(l.position(), depth),
-            AnyGame::Draughts(l) => perft::perft(l.position(), depth),
+            AnyGame::Draughts(l) => l.position().perft(depth),
             AnyGame::Mine(l) => perft::perft(l.position(), depth),
         }
     }

@@ -100,8 +100,7 @@ pub fn parse_board_field(
     for (i, row) in rows.iter().enumerate() {
         let rank = ranks - 1 - i as u8;
         let mut file: u32 = 0;
-        let mut chars = row.chars().peekable();
-        while let Some(c) = chars.next() {
+        for c in row.chars() {
             if let Some(d) = c.to_digit(10) {
                 // A run may be written with two digits on a 10-wide board in other tools; ours are 8 wide.
                 if d == 0 {

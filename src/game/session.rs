@@ -1,0 +1,321 @@
+//! A game session: its start, the moves played, a cursor for undo, redo and review, the clocks
+//! and the result.
+
+use crate::rules::{dice, AnyGame, AnyMove, EndReason, GameKind, GameResult, Line, MoveError, Outcome, PositionError, Side};
+
+use super::clock::Clock;
+
+/// How a game started: everything needed to rebuild its first position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameStart {
+    /// Which game.
+    pub kind: GameKind,
+    /// A custom start position text, or `None` for the game's standard start.
+    pub position: Option<String>,
+    /// The seed that lays the mines of minesweeper chess (unused by the other games).
+    pub seed: u64,
+    /// Dice chess: the start-roll pairs (White's value, Black's value), ties included; the first
+    /// untied pair decides who begins. Empty for the other games.
+    pub start_rolls: Vec<(u8, u8)>,
+}
+
+impl GameStart {
+    /// The standard start of `kind`.
+    pub fn standard(kind: GameKind, seed: u64, start_rolls: Vec<(u8, u8)>) -> GameStart {
+        GameStart { kind, position: None, seed, start_rolls }
+    }
+
+    /// The first position, with an empty history.
+    pub fn first_position(&self) -> Result<AnyGame, SessionError> {
+        if let Some(text) = &self.position {
+            return AnyGame::from_text(self.kind, text).map_err(SessionError::Position);
+        }
+        if self.kind == GameKind::DiceChess {
+            let first = if self.start_rolls.is_empty() {
+                Side::White
+            } else {
+                dice::start_roll(&self.start_rolls).map_err(|e| SessionError::StartRoll(e.to_string()))?
+            };
+            return Ok(AnyGame::Dice(Line::new(dice::Position::start(first))));
+        }
+        Ok(AnyGame::start(self.kind, self.seed))
+    }
+}
+
+/// How a game ended: by the rules, or by the players or the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The rules ended it (checkmate, stalemate, repetition, …).
+    Rules(Outcome),
+    /// The given side resigned.
+    Resigned(Side),
+    /// Both players agreed to a draw.
+    Agreed,
+    /// The given side's time ran out; `draw` when the opponent could not possibly mate.
+    Time {
+        /// The side whose flag fell.
+        loser: Side,
+        /// True when the opponent cannot mate by any series of legal moves.
+        draw: bool,
+    },
+}
+
+impl GameEnd {
+    /// Who won, or a draw.
+    pub fn result(&self) -> GameResult {
+        match *self {
+            GameEnd::Rules(o) => o.result,
+            GameEnd::Resigned(side) => GameResult::Win(side.opponent()),
+            GameEnd::Agreed => GameResult::Draw,
+            GameEnd::Time { draw: true, .. } => GameResult::Draw,
+            GameEnd::Time { loser, .. } => GameResult::Win(loser.opponent()),
+        }
+    }
+
+    /// The machine word for the reason: the rules' reasons, or `resignation`, `agreement`, `time`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            GameEnd::Rules(o) => o.reason.as_str(),
+            GameEnd::Resigned(_) => "resignation",
+            GameEnd::Agreed => "agreement",
+            GameEnd::Time { draw: false, .. } => "time",
+            GameEnd::Time { draw: true, .. } => "time-insufficient-material",
+        }
+    }
+
+    /// Rebuilds an end from its result and reason word (as saved).
+    pub fn from_parts(result: GameResult, reason: &str) -> Option<GameEnd> {
+        let rules_reason = [
+            EndReason::Checkmate,
+            EndReason::Stalemate,
+            EndReason::Repetition,
+            EndReason::FiftyMoves,
+            EndReason::InsufficientMaterial,
+            EndReason::NoPieces,
+            EndReason::NoMoves,
+            EndReason::LoneMan,
+            EndReason::OnePieceEach,
+            EndReason::OnlyKings,
+            EndReason::MineExposedKing,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == reason);
+        if let Some(r) = rules_reason {
+            return Some(GameEnd::Rules(Outcome { result, reason: r }));
+        }
+        match (reason, result) {
+            ("resignation", GameResult::Win(w)) => Some(GameEnd::Resigned(w.opponent())),
+            ("agreement", GameResult::Draw) => Some(GameEnd::Agreed),
+            ("time", GameResult::Win(w)) => Some(GameEnd::Time { loser: w.opponent(), draw: false }),
+            ("time-insufficient-material", GameResult::Draw) => None,
+            _ => None,
+        }
+    }
+}
+
+/// What can go wrong when building or replaying a session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionError {
+    /// The start position text is malformed.
+    Position(PositionError),
+    /// The dice start roll is invalid.
+    StartRoll(String),
+    /// Move number `index` (from 1) does not replay.
+    Replay {
+        /// The move number, from 1.
+        index: usize,
+        /// The move text.
+        text: String,
+        /// Why it was refused.
+        error: MoveError,
+    },
+    /// A move was refused now.
+    Move(MoveError),
+    /// The game has ended.
+    Over,
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::Position(e) => write!(f, "{e}"),
+            SessionError::StartRoll(e) => write!(f, "start roll: {e}"),
+            SessionError::Replay { index, text, error } => write!(f, "move {index} '{text}' no longer replays: {error}"),
+            SessionError::Move(e) => write!(f, "{e}"),
+            SessionError::Over => write!(f, "the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// A game: its start, the moves played (machine notation, dice faces included), a cursor, the
+/// clocks and how it ended. The position at the cursor is derived by replaying.
+#[derive(Clone, Debug)]
+pub struct Session {
+    start: GameStart,
+    moves: Vec<String>,
+    cursor: usize,
+    game: AnyGame,
+    end: Option<GameEnd>,
+    /// The chess clock, if the game has one.
+    pub clock: Option<Clock>,
+}
+
+impl Session {
+    /// A new game from `start`.
+    pub fn new(start: GameStart) -> Result<Session, SessionError> {
+        let game = start.first_position()?;
+        Ok(Session { start, moves: Vec::new(), cursor: 0, game, end: None, clock: None })
+    }
+
+    /// Rebuilds a saved game: replays `moves`, puts the cursor at `cursor` and restores a
+    /// non-rules end (resignation, agreement, time). A move that does not replay is an error.
+    pub fn restore(start: GameStart, moves: Vec<String>, cursor: usize, end: Option<GameEnd>) -> Result<Session, SessionError> {
+        let mut s = Session::new(start)?;
+        // Replay every move once to validate the whole list.
+        let mut game = s.game.clone();
+        for (i, text) in moves.iter().enumerate() {
+            game.play_text(text).map_err(|error| SessionError::Replay { index: i + 1, text: text.clone(), error })?;
+        }
+        s.moves = moves;
+        s.cursor = cursor.min(s.moves.len());
+        s.game = s.replay(s.cursor);
+        s.end = match end {
+            Some(GameEnd::Rules(_)) | None => None,
+            other => other,
+        };
+        Ok(s)
+    }
+
+    fn replay(&self, upto: usize) -> AnyGame {
+        let mut game = self.start.first_position().unwrap_or_else(|_| self.game.clone());
+        for text in &self.moves[..upto] {
+            if game.play_text(text).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
+    /// The start of the game.
+    pub fn start(&self) -> &GameStart {
+        &self.start
+    }
+
+    /// Which game.
+    pub fn kind(&self) -> GameKind {
+        self.start.kind
+    }
+
+    /// Every move played, in machine notation (also those after the cursor, for redo).
+    pub fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    /// How many moves are applied to the current position.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The position at the cursor, with its repetition history.
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// The position `ply` moves into the game (0 = the start).
+    pub fn game_at(&self, ply: usize) -> AnyGame {
+        self.replay(ply.min(self.moves.len()))
+    }
+
+    /// How the game ended, looking at the position at the end of the move list (so a finished
+    /// game under review still reports its result).
+    pub fn end(&self) -> Option<GameEnd> {
+        if let Some(e) = self.end {
+            return Some(e);
+        }
+        if self.cursor == self.moves.len() {
+            self.game.outcome().map(GameEnd::Rules)
+        } else {
+            self.replay(self.moves.len()).outcome().map(GameEnd::Rules)
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.end().is_some()
+    }
+
+    /// Whether the cursor stands before the last move (undone moves or review).
+    pub fn is_behind(&self) -> bool {
+        self.cursor < self.moves.len()
+    }
+
+    /// Plays a move at the cursor; moves after the cursor are dropped (a new branch).
+    pub fn play(&mut self, mv: &AnyMove) -> Result<(), SessionError> {
+        if self.end.is_some() {
+            return Err(SessionError::Over);
+        }
+        let text = self.game.move_to_text(mv);
+        self.game.play(mv).map_err(SessionError::Move)?;
+        self.moves.truncate(self.cursor);
+        self.moves.push(text);
+        self.cursor += 1;
+        Ok(())
+    }
+
+    /// Reads and plays a move in machine notation.
+    pub fn play_text(&mut self, text: &str) -> Result<(), SessionError> {
+        let mv = self.game.parse_move(text).map_err(SessionError::Move)?;
+        self.play(&mv)
+    }
+
+    /// Takes back `n` moves (as many as there are). Returns how many were taken back.
+    pub fn undo(&mut self, n: usize) -> usize {
+        let n = n.min(self.cursor);
+        if n > 0 {
+            self.cursor -= n;
+            self.game = self.replay(self.cursor);
+        }
+        n
+    }
+
+    /// Replays `n` undone moves (as many as there are). Returns how many.
+    pub fn redo(&mut self, n: usize) -> usize {
+        let n = n.min(self.moves.len() - self.cursor);
+        for _ in 0..n {
+            let text = self.moves[self.cursor].clone();
+            if self.game.play_text(&text).is_err() {
+                break;
+            }
+            self.cursor += 1;
+        }
+        n
+    }
+
+    /// Moves the cursor to `ply` (review).
+    pub fn go_to(&mut self, ply: usize) {
+        let ply = ply.min(self.moves.len());
+        if ply != self.cursor {
+            self.cursor = ply;
+            self.game = self.replay(ply);
+        }
+    }
+
+    /// Ends the game by resignation, agreement or time. Ignored when it has already ended.
+    pub fn finish(&mut self, end: GameEnd) {
+        if self.end().is_none() {
+            self.end = Some(end);
+        }
+    }
+
+    /// Reopens a game ended by the players (used by undo after a resignation in casual play).
+    pub fn clear_end(&mut self) {
+        self.end = None;
+    }
+
+    /// The stored non-rules end (resignation, agreement, time), for saving.
+    pub fn players_end(&self) -> Option<GameEnd> {
+        self.end
+    }
+}
