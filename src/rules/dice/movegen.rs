@@ -195,7 +195,7 @@ impl Position {
         }
         // A pawn captured on `to` never attacked `to` itself, so the attacks stay as they are.
         if pawn_attacks(them, self.pawns[them.index()]) & bit(to) != 0 {
-            return Some("the king may not step onto a square an enemy pawn attacks");
+            return Some("the king may not step onto a square attacked by an enemy pawn");
         }
         None
     }
