@@ -405,15 +405,6 @@ impl Rules for Position {
         if self.outcome().is_some() {
             return Err(MoveError::GameOver);
         }
-        if let Move::King { from, .. } = mv {
-            if self.kings[self.side.index()] != from
-                && self.pawns[self.side.index()] & bit(from) != 0
-            {
-                return Err(MoveError::Illegal(
-                    "a pawn move needs its die face, e.g. 3:b2c4".to_string(),
-                ));
-            }
-        }
         self.check_move(&mv).map_err(MoveError::Illegal)?;
         Ok(mv)
     }

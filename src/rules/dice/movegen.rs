@@ -296,7 +296,11 @@ impl Position {
                 }
                 let king = self.kings[us.index()];
                 if from != king {
-                    return Err(format!("your king stands on {king}, not on {from}"));
+                    return Err(if self.pawns[us.index()] & bit(from) != 0 {
+                        "a pawn move needs its die face, e.g. 3:b2c4".to_string()
+                    } else {
+                        format!("your king stands on {king}, not on {from}")
+                    });
                 }
                 if !touching(from, to) {
                     return Err("a king moves one square in any direction".to_string());
