@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
-use takhte::rules::{chess, draughts, perft::perft, Rules};
+use takhte::rules::{chess, draughts, Rules};
 
 fn best_of_three(mut f: impl FnMut() -> u64) -> (u64, Duration) {
     let mut best = Duration::MAX;
@@ -26,14 +26,25 @@ fn mnps(nodes: u64, d: Duration) -> f64 {
 }
 
 fn main() {
-    println!("{:<28} {:>12} {:>12} {:>14} {:>8}", "position", "nodes", "takhte Mn/s", "shakmaty Mn/s", "ratio");
+    println!(
+        "{:<28} {:>12} {:>12} {:>14} {:>8}",
+        "position", "nodes", "takhte Mn/s", "shakmaty Mn/s", "ratio"
+    );
     let cases = [
         ("chess start, depth 5", chess::START_FEN, 5),
-        ("chess Kiwipete, depth 4", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4),
+        (
+            "chess Kiwipete, depth 4",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            4,
+        ),
     ];
     for (name, fen, depth) in cases {
         let ours = chess::Position::from_text(fen).expect("valid FEN");
-        let theirs: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+        let theirs: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
         let (n1, t1) = best_of_three(|| ours.perft(depth));
         let (n2, t2) = best_of_three(|| shakmaty::perft(&theirs, depth));
         assert_eq!(n1, n2, "{name}: counts differ");
@@ -41,7 +52,13 @@ fn main() {
         println!("{name:<28} {n1:>12} {a:>12.1} {b:>14.1} {:>8.2}", a / b);
     }
     let start = draughts::Position::start();
-    let (n, t) = best_of_three(|| perft(&start, 6));
-    println!("{:<28} {n:>12} {:>12.1} {:>14} {:>8}", "draughts start, depth 6", mnps(n, t), "-", "-");
+    let (n, t) = best_of_three(|| start.perft(6));
+    println!(
+        "{:<28} {n:>12} {:>12.1} {:>14} {:>8}",
+        "draughts start, depth 6",
+        mnps(n, t),
+        "-",
+        "-"
+    );
     let _ = start.side_to_move();
 }

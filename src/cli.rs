@@ -68,12 +68,22 @@ struct Options {
 
 fn parse_options(args: &[String], command: &str, allowed: &[&str]) -> Result<Options, Usage> {
     let Some(game) = args.first() else {
-        return usage(format!("{command}: missing GAME (chess, dice-chess, draughts or mine-chess)"));
+        return usage(format!(
+            "{command}: missing GAME (chess, dice-chess, draughts or mine-chess)"
+        ));
     };
     let Some(kind) = GameKind::parse(game) else {
-        return usage(format!("{command}: unknown game '{game}' (chess, dice-chess, draughts or mine-chess)"));
+        return usage(format!(
+            "{command}: unknown game '{game}' (chess, dice-chess, draughts or mine-chess)"
+        ));
     };
-    let mut opts = Options { kind, position: None, seed: 0, die: None, rest: Vec::new() };
+    let mut opts = Options {
+        kind,
+        position: None,
+        seed: 0,
+        die: None,
+        rest: Vec::new(),
+    };
     let mut i = 1;
     while i < args.len() {
         let a = args[i].as_str();
@@ -87,11 +97,17 @@ fn parse_options(args: &[String], command: &str, allowed: &[&str]) -> Result<Opt
             match a {
                 "--position" => opts.position = Some(value.clone()),
                 "--seed" => {
-                    opts.seed = value.parse().map_err(|_| Usage(format!("{command}: --seed '{value}' is not a whole number")))?
+                    opts.seed = value.parse().map_err(|_| {
+                        Usage(format!("{command}: --seed '{value}' is not a whole number"))
+                    })?
                 }
                 "--die" => match value.parse::<u8>() {
                     Ok(n @ 1..=6) => opts.die = Some(n),
-                    _ => return usage(format!("{command}: --die '{value}' is not a face from 1 to 6")),
+                    _ => {
+                        return usage(format!(
+                            "{command}: --die '{value}' is not a face from 1 to 6"
+                        ))
+                    }
                 },
                 _ => {}
             }
@@ -118,7 +134,11 @@ fn perft(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
     };
     let depth: u32 = match depth.parse() {
         Ok(d) if d <= 20 => d,
-        _ => return usage(format!("perft: depth '{depth}' is not a number from 0 to 20")),
+        _ => {
+            return usage(format!(
+                "perft: depth '{depth}' is not a number from 0 to 20"
+            ))
+        }
     };
     let game = game_from(&opts)?;
     let _ = writeln!(out, "{}", game.perft(depth));
@@ -148,7 +168,10 @@ fn play(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
             return usage(format!("play: move {} '{text}': {e}", i + 1));
         }
     }
-    let outcome = game.outcome().map(|o| o.to_string()).unwrap_or_else(|| "ongoing".to_string());
+    let outcome = game
+        .outcome()
+        .map(|o| o.to_string())
+        .unwrap_or_else(|| "ongoing".to_string());
     let _ = writeln!(out, "{}\n{}", game.to_text(), outcome);
     Ok(())
 }

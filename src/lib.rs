@@ -2,5 +2,7 @@
 //!
 //! `rules` is the pure game logic; `cli` the developer and tester command line.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod rules;

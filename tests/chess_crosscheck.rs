@@ -20,7 +20,8 @@ const STARTS: [&str; 6] = [
 
 fn shak(fen: &str) -> Chess {
     let f: Fen = fen.parse().expect("shakmaty parses our FEN");
-    f.into_position(CastlingMode::Standard).expect("shakmaty accepts our position")
+    f.into_position(CastlingMode::Standard)
+        .expect("shakmaty accepts our position")
 }
 
 #[test]
@@ -35,10 +36,21 @@ fn legal_moves_san_and_fen_agree_with_shakmaty() {
         let mut theirs = shak(start);
         for _ply in 0..200 {
             let fen = ours.to_text();
-            assert_eq!(fen, Fen::from_position(&theirs, EnPassantMode::Always).to_string(), "FEN after playout");
-            let mut a: Vec<String> = ours.legal_moves().iter().map(|m| ours.move_to_text(m)).collect();
-            let mut b: Vec<String> =
-                theirs.legal_moves().iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
+            assert_eq!(
+                fen,
+                Fen::from_position(&theirs, EnPassantMode::Always).to_string(),
+                "FEN after playout"
+            );
+            let mut a: Vec<String> = ours
+                .legal_moves()
+                .iter()
+                .map(|m| ours.move_to_text(m))
+                .collect();
+            let mut b: Vec<String> = theirs
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                .collect();
             a.sort();
             b.sort();
             assert_eq!(a, b, "legal moves differ in {fen}");
@@ -49,8 +61,16 @@ fn legal_moves_san_and_fen_agree_with_shakmaty() {
                 assert_eq!(ours.san(&mv), san, "SAN of {uci} in {fen}");
                 assert_eq!(ours.parse_san(&san), Ok(mv), "reading {san} in {fen}");
             }
-            assert_eq!(theirs.is_checkmate(), a.is_empty() && ours.in_check(), "{fen}");
-            assert_eq!(theirs.is_stalemate(), a.is_empty() && !ours.in_check(), "{fen}");
+            assert_eq!(
+                theirs.is_checkmate(),
+                a.is_empty() && ours.in_check(),
+                "{fen}"
+            );
+            assert_eq!(
+                theirs.is_stalemate(),
+                a.is_empty() && !ours.in_check(),
+                "{fen}"
+            );
             checked += 1;
             if a.is_empty() {
                 break;
@@ -58,7 +78,11 @@ fn legal_moves_san_and_fen_agree_with_shakmaty() {
             let pick = rng.gen_range(0..a.len());
             let mv = ours.parse_move(&a[pick]).unwrap();
             ours.play(&mv).unwrap();
-            let m = theirs.legal_moves().into_iter().find(|m| m.to_uci(CastlingMode::Standard).to_string() == a[pick]).unwrap();
+            let m = theirs
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_uci(CastlingMode::Standard).to_string() == a[pick])
+                .unwrap();
             theirs.play_unchecked(m);
         }
     }

@@ -8,7 +8,10 @@ fn cases() -> Vec<(String, String, Vec<u64>)> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
             let parts: Vec<&str> = l.split('|').map(str::trim).collect();
-            let counts = parts[2].split_whitespace().map(|n| n.parse().unwrap()).collect();
+            let counts = parts[2]
+                .split_whitespace()
+                .map(|n| n.parse().unwrap())
+                .collect();
             (parts[0].to_string(), parts[1].to_string(), counts)
         })
         .collect()

@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn takhte(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_takhte")).args(args).output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_takhte"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -14,8 +17,15 @@ fn assert_usage_error(args: &[&str], mentions: &str) {
     let o = takhte(args);
     assert_eq!(o.status.code(), Some(2), "{args:?}");
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.lines().count(), 1, "one line on stderr for {args:?}: {err}");
-    assert!(err.contains(mentions), "{args:?}: '{err}' should mention '{mentions}'");
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "one line on stderr for {args:?}: {err}"
+    );
+    assert!(
+        err.contains(mentions),
+        "{args:?}: '{err}' should mention '{mentions}'"
+    );
     assert!(o.stdout.is_empty());
 }
 
@@ -30,17 +40,39 @@ fn help_without_arguments() {
 fn perft_prints_the_leaf_count() {
     let o = takhte(&["perft", "chess", "3"]);
     assert_eq!(stdout(&o), "8902\n");
-    let o = takhte(&["perft", "chess", "2", "--position", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"]);
+    let o = takhte(&[
+        "perft",
+        "chess",
+        "2",
+        "--position",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ]);
     assert_eq!(stdout(&o), "191\n");
-    let o = takhte(&["perft", "mine-chess", "1", "--position", "7k/8/8/8/8/8/8/8/4P3/K7 w - e4 -"]);
+    let o = takhte(&[
+        "perft",
+        "mine-chess",
+        "1",
+        "--position",
+        "7k/8/8/8/8/8/8/8/4P3/K7 w - e4 -",
+    ]);
     assert_eq!(stdout(&o), "6\n");
 }
 
 #[test]
 fn moves_are_sorted_machine_notation() {
-    let o = takhte(&["moves", "chess", "--position", "4k3/8/8/8/8/8/8/r3K2R w - - 0 1"]);
+    let o = takhte(&[
+        "moves",
+        "chess",
+        "--position",
+        "4k3/8/8/8/8/8/8/r3K2R w - - 0 1",
+    ]);
     assert_eq!(stdout(&o), "e1d2\ne1e2\ne1f2\n");
-    let o = takhte(&["moves", "mine-chess", "--position", "4k3/8/8/8/8/8/8/4P3/8/4K3 w - d5 -"]);
+    let o = takhte(&[
+        "moves",
+        "mine-chess",
+        "--position",
+        "4k3/8/8/8/8/8/8/4P3/8/4K3 w - d5 -",
+    ]);
     assert_eq!(stdout(&o), "e1d1\ne1d2\ne1e2\ne1f1\ne1f2\ne3^\ne3e4\n");
 }
 
@@ -48,9 +80,15 @@ fn moves_are_sorted_machine_notation() {
 fn play_prints_position_and_outcome() {
     let o = takhte(&["play", "chess", "f2f3", "e7e5", "g2g4", "d8h4"]);
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\nblack-wins checkmate\n");
+    assert_eq!(
+        stdout(&o),
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\nblack-wins checkmate\n"
+    );
     let o = takhte(&["play", "chess"]);
-    assert_eq!(stdout(&o), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nongoing\n");
+    assert_eq!(
+        stdout(&o),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nongoing\n"
+    );
     // The seed lays the mines: the same seed gives the same game.
     let a = stdout(&takhte(&["play", "mine-chess", "--seed", "42", "e2e4"]));
     let b = stdout(&takhte(&["play", "mine-chess", "--seed", "42", "e2e4"]));
@@ -63,12 +101,29 @@ fn bad_input_is_one_line_and_status_2() {
     assert_usage_error(&["perft", "go", "3"], "unknown game 'go'");
     assert_usage_error(&["perft", "chess"], "DEPTH");
     assert_usage_error(&["perft", "chess", "x"], "depth 'x'");
-    assert_usage_error(&["perft", "chess", "2", "--position", "8/8 w"], "invalid position");
-    assert_usage_error(&["moves", "chess", "--die", "3"], "--die is only for dice-chess");
+    assert_usage_error(
+        &["perft", "chess", "2", "--position", "8/8 w"],
+        "invalid position",
+    );
+    assert_usage_error(
+        &["moves", "chess", "--die", "3"],
+        "--die is only for dice-chess",
+    );
     assert_usage_error(&["moves", "dice-chess", "--die", "7"], "--die '7'");
     assert_usage_error(&["play", "chess", "e2e4", "e2e4"], "move 2 'e2e4'");
     assert_usage_error(&["play", "chess", "--seed"], "--seed needs a value");
-    assert_usage_error(&["play", "chess", "--bogus", "1"], "unknown option '--bogus'");
+    assert_usage_error(
+        &["play", "chess", "--bogus", "1"],
+        "unknown option '--bogus'",
+    );
     assert_usage_error(&["frobnicate"], "unknown command");
-    assert_usage_error(&["play", "mine-chess", "--position", "8/8/8/8/8/8/8/8/8/8 w - - -"], "kings");
+    assert_usage_error(
+        &[
+            "play",
+            "mine-chess",
+            "--position",
+            "8/8/8/8/8/8/8/8/8/8 w - - -",
+        ],
+        "kings",
+    );
 }

@@ -30,9 +30,14 @@ fn cases(file: &str) -> Vec<Case> {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let (position, check) =
-            line.split_once(" | ").unwrap_or_else(|| panic!("{file}:{}: no ' | ' in {line:?}", i + 1));
-        out.push(Case { place: format!("{file}:{}", i + 1), position: position.to_string(), check: check.to_string() });
+        let (position, check) = line
+            .split_once(" | ")
+            .unwrap_or_else(|| panic!("{file}:{}: no ' | ' in {line:?}", i + 1));
+        out.push(Case {
+            place: format!("{file}:{}", i + 1),
+            position: position.to_string(),
+            check: check.to_string(),
+        });
     }
     assert!(!out.is_empty(), "{file} has no cases");
     out
@@ -48,7 +53,8 @@ fn sq(name: &str) -> Square {
 
 /// `M => REST` split in two.
 fn arrow<'a>(case: &Case, rest: &'a str) -> (&'a str, &'a str) {
-    rest.split_once(" => ").unwrap_or_else(|| panic!("{}: expected 'M => ...'", case.place))
+    rest.split_once(" => ")
+        .unwrap_or_else(|| panic!("{}: expected 'M => ...'", case.place))
 }
 
 /// A `Move` built straight from a move text, bypassing `parse_move` (captured squares are junk
@@ -56,20 +62,33 @@ fn arrow<'a>(case: &Case, rest: &'a str) -> (&'a str, &'a str) {
 fn raw_move(text: &str) -> Move {
     let sep = if text.contains('x') { 'x' } else { '-' };
     let path: Vec<Square> = text.split(sep).map(sq).collect();
-    let captured = if sep == 'x' { vec![path[0]; path.len() - 1] } else { Vec::new() };
+    let captured = if sep == 'x' {
+        vec![path[0]; path.len() - 1]
+    } else {
+        Vec::new()
+    };
     Move { path, captured }
 }
 
 fn legal(case: &Case, pos: &Position, text: &str) -> Move {
-    let mv = pos.parse_move(text).unwrap_or_else(|e| panic!("{}: {text}: {e}", case.place));
-    assert!(pos.is_legal(&mv), "{}: {text} parsed but is not legal", case.place);
+    let mv = pos
+        .parse_move(text)
+        .unwrap_or_else(|e| panic!("{}: {text}: {e}", case.place));
+    assert!(
+        pos.is_legal(&mv),
+        "{}: {text} parsed but is not legal",
+        case.place
+    );
     assert_eq!(pos.move_to_text(&mv), text, "{}", case.place);
     mv
 }
 
 /// Runs one case; `max_perft` is the deepest perft to run.
 fn run(case: &Case, max_perft: u32) {
-    let (kind, rest) = case.check.split_once(' ').unwrap_or((case.check.as_str(), ""));
+    let (kind, rest) = case
+        .check
+        .split_once(' ')
+        .unwrap_or((case.check.as_str(), ""));
     let at = &case.place;
     match kind {
         "moves" => {
@@ -97,7 +116,8 @@ fn run(case: &Case, max_perft: u32) {
             let (m, after) = arrow(case, rest);
             let mv = legal(case, &pos, m);
             let mut next = pos.clone();
-            next.play(&mv).unwrap_or_else(|e| panic!("{at}: play {m}: {e}"));
+            next.play(&mv)
+                .unwrap_or_else(|e| panic!("{at}: play {m}: {e}"));
             assert_eq!(next.to_text(), after, "{at}: after {m}");
             assert_eq!(Position::from_text(after).unwrap(), next, "{at}");
         }
@@ -106,35 +126,55 @@ fn run(case: &Case, max_perft: u32) {
             let (m, why) = arrow(case, rest);
             match pos.parse_move(m) {
                 Err(MoveError::Illegal(reason)) => {
-                    assert!(reason.contains(why), "{at}: {m}: reason {reason:?} does not say {why:?}")
+                    assert!(
+                        reason.contains(why),
+                        "{at}: {m}: reason {reason:?} does not say {why:?}"
+                    )
                 }
                 other => panic!("{at}: {m}: expected Illegal, got {other:?}"),
             }
             let mut copy = pos.clone();
             let mv = raw_move(m);
             assert!(!pos.is_legal(&mv), "{at}: {m} is_legal");
-            assert!(matches!(copy.play(&mv), Err(MoveError::Illegal(_))), "{at}: play {m}");
+            assert!(
+                matches!(copy.play(&mv), Err(MoveError::Illegal(_))),
+                "{at}: play {m}"
+            );
             assert_eq!(copy, pos, "{at}: a refused move changed the position");
         }
         "irreversible" | "reversible" => {
             let pos = read(case);
             let mv = legal(case, &pos, rest);
-            assert_eq!(pos.is_irreversible(&mv), kind == "irreversible", "{at}: {rest}");
+            assert_eq!(
+                pos.is_irreversible(&mv),
+                kind == "irreversible",
+                "{at}: {rest}"
+            );
         }
         "outcome" => {
             let pos = read(case);
-            let got = pos.outcome().map(|o| o.to_string()).unwrap_or_else(|| "none".to_string());
+            let got = pos
+                .outcome()
+                .map(|o| o.to_string())
+                .unwrap_or_else(|| "none".to_string());
             assert_eq!(got, rest, "{at}: outcome of {}", case.position);
             if pos.outcome().is_some() {
                 assert!(pos.legal_moves().is_empty(), "{at}: moves after the end");
                 assert_eq!(pos.move_count(), 0, "{at}");
             } else {
-                assert!(!pos.legal_moves().is_empty(), "{at}: no moves but no outcome");
+                assert!(
+                    !pos.legal_moves().is_empty(),
+                    "{at}: no moves but no outcome"
+                );
             }
         }
         "gameover" => {
             let pos = read(case);
-            assert_eq!(pos.parse_move(rest), Err(MoveError::GameOver), "{at}: {rest}");
+            assert_eq!(
+                pos.parse_move(rest),
+                Err(MoveError::GameOver),
+                "{at}: {rest}"
+            );
             let mut copy = pos.clone();
             assert_eq!(copy.play(&raw_move(rest)), Err(MoveError::GameOver), "{at}");
             assert_eq!(copy, pos, "{at}");
@@ -144,16 +184,25 @@ fn run(case: &Case, max_perft: u32) {
             assert_eq!(pos.to_text(), case.position, "{at}: round trip");
         }
         "error" => match Position::from_text(&case.position) {
-            Err(e) => assert!(e.message.contains(rest), "{at}: error {:?} does not say {rest:?}", e.message),
+            Err(e) => assert!(
+                e.message.contains(rest),
+                "{at}: error {:?} does not say {rest:?}",
+                e.message
+            ),
             Ok(p) => panic!("{at}: {:?} read as {p:?}", case.position),
         },
         "malformed" => {
             let pos = read(case);
-            assert!(matches!(pos.parse_move(rest), Err(MoveError::Malformed(_))), "{at}: {rest:?}");
+            assert!(
+                matches!(pos.parse_move(rest), Err(MoveError::Malformed(_))),
+                "{at}: {rest:?}"
+            );
         }
         "perft" => {
             let pos = read(case);
-            let mut it = rest.split_whitespace().map(|n| n.parse::<u64>().expect("number"));
+            let mut it = rest
+                .split_whitespace()
+                .map(|n| n.parse::<u64>().expect("number"));
             let (depth, leaves) = (it.next().unwrap() as u32, it.next().unwrap());
             if depth <= max_perft {
                 assert_eq!(perft(&pos, depth), leaves, "{at}: perft {depth}");
@@ -205,7 +254,10 @@ fn perft_from_start_deep() {
 
 fn play_all(line: &mut Line<Position>, moves: &[&str]) {
     for m in moves {
-        let mv = line.position().parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        let mv = line
+            .position()
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
         line.play(&mv).unwrap_or_else(|e| panic!("{m}: {e}"));
     }
 }
@@ -252,7 +304,10 @@ fn the_side_to_move_is_part_of_the_repeated_position() {
     let a = Position::from_text(SHUFFLE).unwrap();
     let b = Position::from_text(&SHUFFLE.replace(" w", " b")).unwrap();
     assert_ne!(a.repetition_key(), b.repetition_key());
-    assert_eq!(a.repetition_key(), Position::from_text(SHUFFLE).unwrap().repetition_key());
+    assert_eq!(
+        a.repetition_key(),
+        Position::from_text(SHUFFLE).unwrap().repetition_key()
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +322,14 @@ fn accessors() {
     assert_eq!(p.piece_at(sq("d4")), None);
     assert_eq!(p.piece_at(sq("d1")), None);
     assert_eq!(p.piece_at(Square(200)), None);
-    assert_eq!((p.count(Side::White), p.men_count(Side::White), p.king_count(Side::White)), (16, 16, 0));
+    assert_eq!(
+        (
+            p.count(Side::White),
+            p.men_count(Side::White),
+            p.king_count(Side::White)
+        ),
+        (16, 16, 0)
+    );
     assert_eq!(p.squares_of(Side::White).len(), 16);
     assert_eq!(p.squares_of(Side::White)[0], sq("a2"));
     assert_eq!(p, Position::default());
@@ -275,7 +337,14 @@ fn accessors() {
     let k = Position::from_text("B6W/1w6/8/3wb3/8/8/1b6/W6B b").unwrap();
     assert_eq!(k.piece_at(sq("h8")), Some(Piece::King(Side::White)));
     assert_eq!(k.piece_at(sq("a8")), Some(Piece::King(Side::Black)));
-    assert_eq!((k.count(Side::Black), k.men_count(Side::Black), k.king_count(Side::Black)), (4, 2, 2));
+    assert_eq!(
+        (
+            k.count(Side::Black),
+            k.men_count(Side::Black),
+            k.king_count(Side::Black)
+        ),
+        (4, 2, 2)
+    );
     assert_eq!(Piece::King(Side::Black).letter(), 'B');
     assert_eq!(Piece::from_letter('w'), Some(Piece::Man(Side::White)));
     assert_eq!(Piece::from_letter('x'), None);
@@ -288,7 +357,10 @@ fn accessors() {
 
 #[test]
 fn move_values() {
-    let mv = Move { path: vec![sq("c3"), sq("c5"), sq("e5")], captured: vec![sq("c4"), sq("d5")] };
+    let mv = Move {
+        path: vec![sq("c3"), sq("c5"), sq("e5")],
+        captured: vec![sq("c4"), sq("d5")],
+    };
     assert_eq!(mv.from(), sq("c3"));
     assert_eq!(mv.to(), sq("e5"));
     assert!(mv.is_capture());
@@ -304,14 +376,32 @@ fn move_values() {
 fn refused_moves_leave_the_position_untouched() {
     let start = Position::start();
     let bad = [
-        Move { path: vec![], captured: vec![] },
-        Move { path: vec![sq("c3")], captured: vec![] },
-        Move { path: vec![Square(200), Square(201)], captured: vec![] },
-        Move { path: vec![sq("c3"), Square(64)], captured: vec![] },
+        Move {
+            path: vec![],
+            captured: vec![],
+        },
+        Move {
+            path: vec![sq("c3")],
+            captured: vec![],
+        },
+        Move {
+            path: vec![Square(200), Square(201)],
+            captured: vec![],
+        },
+        Move {
+            path: vec![sq("c3"), Square(64)],
+            captured: vec![],
+        },
         Move::simple(sq("c3"), sq("c5")),
         Move::simple(sq("c6"), sq("c5")),
-        Move { path: vec![sq("c3"), sq("c4")], captured: vec![sq("c4")] },
-        Move { path: vec![sq("c3"), sq("c4"), sq("c5")], captured: vec![] },
+        Move {
+            path: vec![sq("c3"), sq("c4")],
+            captured: vec![sq("c4")],
+        },
+        Move {
+            path: vec![sq("c3"), sq("c4"), sq("c5")],
+            captured: vec![],
+        },
     ];
     for mv in &bad {
         let mut p = start.clone();
@@ -323,17 +413,24 @@ fn refused_moves_leave_the_position_untouched() {
     // A capture whose captured list does not match its path.
     let pos = Position::from_text("8/8/8/2B2b2/8/2b2b2/2w2w2/8 w").unwrap();
     let mut p = pos.clone();
-    let wrong = Move { path: vec![sq("c2"), sq("c4"), sq("c6")], captured: vec![sq("c5"), sq("c3")] };
+    let wrong = Move {
+        path: vec![sq("c2"), sq("c4"), sq("c6")],
+        captured: vec![sq("c5"), sq("c3")],
+    };
     assert_eq!(
         p.play(&wrong),
-        Err(MoveError::Illegal("c2xc4xc6: the captured squares do not match the path".to_string()))
+        Err(MoveError::Illegal(
+            "c2xc4xc6: the captured squares do not match the path".to_string()
+        ))
     );
     assert_eq!(p, pos);
     // Compulsory capture, through play.
     let mut p = pos.clone();
     assert_eq!(
         p.play(&Move::simple(sq("c2"), sq("b2"))),
-        Err(MoveError::Illegal("c2-b2: a capture is compulsory".to_string()))
+        Err(MoveError::Illegal(
+            "c2-b2: a capture is compulsory".to_string()
+        ))
     );
     assert_eq!(p, pos);
 }
@@ -342,11 +439,27 @@ fn refused_moves_leave_the_position_untouched() {
 fn texts_never_panic() {
     let long = "8/".repeat(10_000);
     let positions = [
-        "", " ", "w", "/", "////////", "8/8/8/8/8/8/8/8", "8/8/8/8/8/8/8/8 ", "8/8/8/8/8/8/8/8 w w",
-        "88/8/8/8/8/8/8/8 w", "44/8/8/8/8/8/8/8 w", "8/8/8/8/8/8/8/8\tw", "٨/8/8/8/8/8/8/8 w",
-        "🂡/8/8/8/8/8/8/8 w", "8/8/8/8/8/8/8/8 🂡", "\u{0}", "-1/8/8/8/8/8/8/8 w", long.as_str(),
+        "",
+        " ",
+        "w",
+        "/",
+        "////////",
+        "8/8/8/8/8/8/8/8",
+        "8/8/8/8/8/8/8/8 ",
+        "8/8/8/8/8/8/8/8 w w",
+        "88/8/8/8/8/8/8/8 w",
+        "44/8/8/8/8/8/8/8 w",
+        "8/8/8/8/8/8/8/8\tw",
+        "٨/8/8/8/8/8/8/8 w",
+        "🂡/8/8/8/8/8/8/8 w",
+        "8/8/8/8/8/8/8/8 🂡",
+        "\u{0}",
+        "-1/8/8/8/8/8/8/8 w",
+        long.as_str(),
         "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww w",
-        "8/8/8/8/8/8/8/8/8/8 w", "1111111/8/8/8/8/8/8/8 w", "11111111/8/8/8/8/8/8/8 w",
+        "8/8/8/8/8/8/8/8/8/8 w",
+        "1111111/8/8/8/8/8/8/8 w",
+        "11111111/8/8/8/8/8/8/8 w",
     ];
     for t in positions {
         if let Ok(p) = Position::from_text(t) {
@@ -355,14 +468,44 @@ fn texts_never_panic() {
     }
     // Leniency worth pinning down: any whitespace separates the two fields.
     assert!(Position::from_text("8/8/8/8/8/8/8/8\tw").is_ok());
-    assert_eq!(Position::from_text("11111111/8/8/8/8/8/8/8 w").unwrap().to_text(), "8/8/8/8/8/8/8/8 w");
+    assert_eq!(
+        Position::from_text("11111111/8/8/8/8/8/8/8 w")
+            .unwrap()
+            .to_text(),
+        "8/8/8/8/8/8/8/8 w"
+    );
     let long_move = "a1x".repeat(1000) + "a1";
     let moves = [
-        "", " ", "-", "x", "xx", "a1-", "-a1", "a1--a2", "a1xxa3", "a0-a1", "a1-a0", "a10-a1", "a1 -a2",
-        " c3-c4", "c3-c4 ", "c3-c4\n", "é3-é4", "c३-c४", "🂡-🂡", "\u{0}", long_move.as_str(), "c3xc3",
-        "c3xc5xc3xc5xc3", "h8xa1", "a1-h8",
+        "",
+        " ",
+        "-",
+        "x",
+        "xx",
+        "a1-",
+        "-a1",
+        "a1--a2",
+        "a1xxa3",
+        "a0-a1",
+        "a1-a0",
+        "a10-a1",
+        "a1 -a2",
+        " c3-c4",
+        "c3-c4 ",
+        "c3-c4\n",
+        "é3-é4",
+        "c३-c४",
+        "🂡-🂡",
+        "\u{0}",
+        long_move.as_str(),
+        "c3xc3",
+        "c3xc5xc3xc5xc3",
+        "h8xa1",
+        "a1-h8",
     ];
-    for p in [Position::start(), Position::from_text("8/8/8/5b2/6b1/2bb4/8/3W4 w").unwrap()] {
+    for p in [
+        Position::start(),
+        Position::from_text("8/8/8/5b2/6b1/2bb4/8/3W4 w").unwrap(),
+    ] {
         for m in moves {
             match p.parse_move(m) {
                 Err(MoveError::Malformed(_)) | Err(MoveError::Illegal(_)) => {}
@@ -370,7 +513,10 @@ fn texts_never_panic() {
             }
         }
         for m in [" c3-c4", "c3-c4 ", "c3-c4\n", "", long_move.as_str()] {
-            assert!(matches!(p.parse_move(m), Err(MoveError::Malformed(_))), "{m:?}");
+            assert!(
+                matches!(p.parse_move(m), Err(MoveError::Malformed(_))),
+                "{m:?}"
+            );
         }
     }
 }
@@ -408,7 +554,11 @@ mod reference {
         out: &mut Vec<(Vec<usize>, Vec<usize>)>,
     ) {
         let mut any = false;
-        let dirs: Vec<(i32, i32)> = if king { DIRS.to_vec() } else { man_dirs(side).to_vec() };
+        let dirs: Vec<(i32, i32)> = if king {
+            DIRS.to_vec()
+        } else {
+            man_dirs(side).to_vec()
+        };
         for (df, dr) in dirs {
             if king && last == Some((-df, -dr)) {
                 continue;
@@ -466,7 +616,16 @@ mod reference {
                 continue;
             }
             let piece = board[s].take(); // the moving piece leaves its square
-            captures(&mut board, side, p.is_king(), s, None, &mut vec![s], &mut Vec::new(), &mut seqs);
+            captures(
+                &mut board,
+                side,
+                p.is_king(),
+                s,
+                None,
+                &mut vec![s],
+                &mut Vec::new(),
+                &mut seqs,
+            );
             board[s] = piece;
         }
         let name = |s: usize| Square(s as u8).to_string();
@@ -483,7 +642,11 @@ mod reference {
             if p.side() != side {
                 continue;
             }
-            let dirs: Vec<(i32, i32)> = if p.is_king() { DIRS.to_vec() } else { man_dirs(side).to_vec() };
+            let dirs: Vec<(i32, i32)> = if p.is_king() {
+                DIRS.to_vec()
+            } else {
+                man_dirs(side).to_vec()
+            };
             for (df, dr) in dirs {
                 let (f, r) = ((s % 8) as i32, (s / 8) as i32);
                 let mut k = 1;
@@ -533,13 +696,18 @@ mod reference {
 fn reference_generator_agrees_with_the_hand_derived_scenarios() {
     // The reference is itself checked on the scenario files, so that a disagreement in the random
     // tests below points at the right side.
-    for c in cases("draughts_moves.txt").into_iter().chain(cases("draughts_end.txt")) {
+    for c in cases("draughts_moves.txt")
+        .into_iter()
+        .chain(cases("draughts_end.txt"))
+    {
         if let Some(rest) = c.check.strip_prefix("moves") {
             let want: BTreeSet<String> = rest.split_whitespace().map(str::to_string).collect();
             assert_eq!(reference::moves(&read(&c)), want, "{}", c.place);
         }
         if let Some(rest) = c.check.strip_prefix("outcome ") {
-            let got = reference::outcome(&read(&c)).map(|o| o.to_string()).unwrap_or_else(|| "none".into());
+            let got = reference::outcome(&read(&c))
+                .map(|o| o.to_string())
+                .unwrap_or_else(|| "none".into());
             assert_eq!(got, rest, "{}", c.place);
         }
     }
@@ -576,7 +744,11 @@ fn random_position(rng: &mut Rng, max: usize) -> Position {
             if cells[s].is_some() || (!king && s / 8 == promo_rank) {
                 continue;
             }
-            cells[s] = Some(if king { Piece::King(side) } else { Piece::Man(side) });
+            cells[s] = Some(if king {
+                Piece::King(side)
+            } else {
+                Piece::Man(side)
+            });
         }
     }
     let mut text = String::new();
@@ -608,26 +780,63 @@ fn random_position(rng: &mut Rng, max: usize) -> Position {
 /// Every invariant one position must keep. Returns its legal moves.
 fn check_position(pos: &Position, with_reference: bool) -> Vec<Move> {
     let text = pos.to_text();
-    assert_eq!(Position::from_text(&text).as_ref(), Ok(pos), "round trip of {text}");
+    assert_eq!(
+        Position::from_text(&text).as_ref(),
+        Ok(pos),
+        "round trip of {text}"
+    );
     let moves = pos.legal_moves();
     assert_eq!(pos.move_count(), moves.len(), "{text}");
-    assert_eq!(pos.outcome().is_some(), moves.is_empty(), "{text}: outcome {:?}", pos.outcome());
+    assert_eq!(
+        pos.outcome().is_some(),
+        moves.is_empty(),
+        "{text}: outcome {:?}",
+        pos.outcome()
+    );
     let texts: BTreeSet<String> = moves.iter().map(|m| pos.move_to_text(m)).collect();
     assert_eq!(texts.len(), moves.len(), "{text}: duplicate move texts");
     let longest = moves.iter().map(Move::capture_count).max().unwrap_or(0);
     assert_eq!(pos.max_capture(), longest, "{text}");
     for m in &moves {
         assert!(pos.is_legal(m), "{text}: {m:?}");
-        assert_eq!(m.capture_count(), longest, "{text}: {m} is not a maximum capture");
-        assert_eq!(m.path.len(), if m.is_capture() { m.captured.len() + 1 } else { 2 }, "{text}: {m:?}");
-        assert_eq!(pos.piece_at(m.from()).map(|p| p.side()), Some(pos.side_to_move()), "{text}: {m}");
-        assert_eq!(pos.parse_move(&pos.move_to_text(m)).as_ref(), Ok(m), "{text}: {m}");
+        assert_eq!(
+            m.capture_count(),
+            longest,
+            "{text}: {m} is not a maximum capture"
+        );
+        assert_eq!(
+            m.path.len(),
+            if m.is_capture() {
+                m.captured.len() + 1
+            } else {
+                2
+            },
+            "{text}: {m:?}"
+        );
+        assert_eq!(
+            pos.piece_at(m.from()).map(|p| p.side()),
+            Some(pos.side_to_move()),
+            "{text}: {m}"
+        );
+        assert_eq!(
+            pos.parse_move(&pos.move_to_text(m)).as_ref(),
+            Ok(m),
+            "{text}: {m}"
+        );
     }
     if with_reference {
         if pos.outcome().is_none() {
-            assert_eq!(texts, reference::moves(pos), "{text}: against the reference generator");
+            assert_eq!(
+                texts,
+                reference::moves(pos),
+                "{text}: against the reference generator"
+            );
         }
-        assert_eq!(pos.outcome(), reference::outcome(pos), "{text}: outcome against the reference");
+        assert_eq!(
+            pos.outcome(),
+            reference::outcome(pos),
+            "{text}: outcome against the reference"
+        );
     }
     moves
 }
@@ -643,11 +852,15 @@ fn playout(rng: &mut Rng, start: Position, cap: usize, with_reference: bool) -> 
         }
         let mv = &moves[rng.below(moves.len())];
         let mut next = pos.clone();
-        next.play(mv).unwrap_or_else(|e| panic!("{}: {mv}: {e}", pos.to_text()));
+        next.play(mv)
+            .unwrap_or_else(|e| panic!("{}: {mv}: {e}", pos.to_text()));
         // Material only ever leaves the board; the mover's piece count never changes.
         let me = pos.side_to_move();
         assert_eq!(next.count(me), pos.count(me));
-        assert_eq!(next.count(me.opponent()), pos.count(me.opponent()) - mv.captured.len());
+        assert_eq!(
+            next.count(me.opponent()),
+            pos.count(me.opponent()) - mv.captured.len()
+        );
         assert_eq!(next.side_to_move(), me.opponent());
         line.play(mv).unwrap();
         assert_eq!(line.position(), &next);
@@ -662,7 +875,9 @@ fn random_playouts_from_the_start() {
     for game in 0..2000 {
         // Every 20th game is also checked move by move against the reference generator.
         let end = playout(&mut rng, Position::start(), 300, game % 20 == 0);
-        *reasons.entry(end.map_or("capped", |o| o.reason.as_str())).or_insert(0) += 1;
+        *reasons
+            .entry(end.map_or("capped", |o| o.reason.as_str()))
+            .or_insert(0) += 1;
     }
     eprintln!("random playouts: {reasons:?}");
     let capped = reasons.get("capped").copied().unwrap_or(0);
@@ -688,7 +903,10 @@ fn random_positions_against_the_reference() {
 fn outcome_results_are_consistent() {
     // A few direct checks of the result side, beyond the text form used by the data files.
     let lone = Position::from_text("8/b6b/8/8/8/8/3w4/8 w").unwrap();
-    assert_eq!(lone.outcome().map(|o| o.result), Some(GameResult::Win(Side::Black)));
+    assert_eq!(
+        lone.outcome().map(|o| o.result),
+        Some(GameResult::Win(Side::Black))
+    );
     let draw = Position::from_text("8/B7/8/8/8/8/7W/8 w").unwrap();
     assert_eq!(draw.outcome().map(|o| o.result), Some(GameResult::Draw));
 }

@@ -36,7 +36,13 @@ fn run_file(name: &str, text: &str) {
             failures.push(format!("{name}:{line_no}: {e}\n    {line}"));
         }
     }
-    assert!(failures.is_empty(), "{} of {} scenarios failed:\n{}", failures.len(), logical.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios failed:\n{}",
+        failures.len(),
+        logical.len(),
+        failures.join("\n")
+    );
 }
 
 fn run_line(line: &str) -> Result<(), String> {
@@ -45,7 +51,11 @@ fn run_line(line: &str) -> Result<(), String> {
         return Err(format!("expected 4 fields, found {}", parts.len()));
     }
     let kind = GameKind::parse(parts[0]).ok_or("unknown game")?;
-    let checks: Vec<&str> = parts[3].split(';').map(str::trim).filter(|c| !c.is_empty()).collect();
+    let checks: Vec<&str> = parts[3]
+        .split(';')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
     let game = if parts[1] == "start" {
         AnyGame::start(kind, 0)
     } else if let Some(seed) = parts[1].strip_prefix("start seed=") {
@@ -56,31 +66,47 @@ fn run_line(line: &str) -> Result<(), String> {
             Err(e) => {
                 return match checks.first().and_then(|c| c.strip_prefix("bad-position ")) {
                     Some(want) if e.message.contains(want) => Ok(()),
-                    Some(want) => Err(format!("position error '{}' does not mention '{want}'", e.message)),
+                    Some(want) => Err(format!(
+                        "position error '{}' does not mention '{want}'",
+                        e.message
+                    )),
                     None => Err(format!("position refused: {e}")),
                 }
             }
         }
     };
     let mut game = game;
-    let moves: Vec<&str> = if parts[2] == "-" { Vec::new() } else { parts[2].split_whitespace().collect() };
+    let moves: Vec<&str> = if parts[2] == "-" {
+        Vec::new()
+    } else {
+        parts[2].split_whitespace().collect()
+    };
     for (i, m) in moves.iter().enumerate() {
         if let Err(e) = game.play_text(m) {
             let last = i + 1 == moves.len();
             return match checks.first().and_then(|c| c.strip_prefix("bad-move ")) {
                 Some(want) if last && e.to_string().contains(want) => Ok(()),
-                Some(want) if last => Err(format!("move {m} refused with '{e}', not mentioning '{want}'")),
+                Some(want) if last => Err(format!(
+                    "move {m} refused with '{e}', not mentioning '{want}'"
+                )),
                 _ => Err(format!("move {m} refused: {e}")),
             };
         }
     }
-    let legal: Vec<String> = game.legal_moves().iter().map(|m| game.move_to_text(m)).collect();
+    let legal: Vec<String> = game
+        .legal_moves()
+        .iter()
+        .map(|m| game.move_to_text(m))
+        .collect();
     for check in checks {
         let (word, arg) = check.split_once(' ').unwrap_or((check, ""));
         let list: Vec<&str> = arg.split_whitespace().collect();
         match word {
             "outcome" => {
-                let got = game.outcome().map(|o| o.to_string()).unwrap_or_else(|| "ongoing".into());
+                let got = game
+                    .outcome()
+                    .map(|o| o.to_string())
+                    .unwrap_or_else(|| "ongoing".into());
                 if got != arg {
                     return Err(format!("outcome is '{got}', expected '{arg}'"));
                 }
@@ -116,7 +142,10 @@ fn run_line(line: &str) -> Result<(), String> {
             "count" => {
                 let n: usize = arg.parse().map_err(|_| "bad count")?;
                 if legal.len() != n {
-                    return Err(format!("{} legal moves, expected {n}: {legal:?}", legal.len()));
+                    return Err(format!(
+                        "{} legal moves, expected {n}: {legal:?}",
+                        legal.len()
+                    ));
                 }
             }
             "die" => {
@@ -132,7 +161,10 @@ fn run_line(line: &str) -> Result<(), String> {
             }
             "perft" => {
                 let (d, n) = arg.split_once(' ').ok_or("perft D N")?;
-                let (d, n): (u32, u64) = (d.parse().map_err(|_| "bad depth")?, n.parse().map_err(|_| "bad count")?);
+                let (d, n): (u32, u64) = (
+                    d.parse().map_err(|_| "bad depth")?,
+                    n.parse().map_err(|_| "bad count")?,
+                );
                 let got = game.perft(d);
                 if got != n {
                     return Err(format!("perft {d} = {got}, expected {n}"));
@@ -148,10 +180,16 @@ fn run_line(line: &str) -> Result<(), String> {
 
 #[test]
 fn chess_scenarios() {
-    run_file("scenarios_chess.txt", include_str!("data/scenarios_chess.txt"));
+    run_file(
+        "scenarios_chess.txt",
+        include_str!("data/scenarios_chess.txt"),
+    );
 }
 
 #[test]
 fn mine_chess_scenarios() {
-    run_file("scenarios_mine.txt", include_str!("data/scenarios_mine.txt"));
+    run_file(
+        "scenarios_mine.txt",
+        include_str!("data/scenarios_mine.txt"),
+    );
 }

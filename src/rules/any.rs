@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use super::{chess, dice, draughts, mine, perft, Line, MoveError, Outcome, PositionError, Rules, Side};
+use super::{
+    chess, dice, draughts, mine, perft, Line, MoveError, Outcome, PositionError, Rules, Side,
+};
 
 /// Which of the four games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -20,7 +22,12 @@ pub enum GameKind {
 
 impl GameKind {
     /// The four games in menu order.
-    pub const ALL: [GameKind; 4] = [GameKind::Chess, GameKind::DiceChess, GameKind::Draughts, GameKind::MineChess];
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Chess,
+        GameKind::DiceChess,
+        GameKind::Draughts,
+        GameKind::MineChess,
+    ];
 
     /// The machine name: `chess`, `dice-chess`, `draughts`, `mine-chess`.
     pub fn name(self) -> &'static str {
@@ -118,7 +125,9 @@ impl AnyGame {
         Ok(match kind {
             GameKind::Chess => AnyGame::Chess(Line::new(chess::Position::from_text(text)?)),
             GameKind::DiceChess => AnyGame::Dice(Line::new(dice::Position::from_text(text)?)),
-            GameKind::Draughts => AnyGame::Draughts(Line::new(draughts::Position::from_text(text)?)),
+            GameKind::Draughts => {
+                AnyGame::Draughts(Line::new(draughts::Position::from_text(text)?))
+            }
             GameKind::MineChess => AnyGame::Mine(Line::new(mine::Position::from_text(text)?)),
         })
     }
@@ -207,7 +216,12 @@ impl AnyGame {
     pub fn moves_text(&self, die: Option<u8>) -> Vec<String> {
         let mut out: Vec<String> = match (self, die) {
             (AnyGame::Dice(l), _) if l.outcome().is_some() => Vec::new(),
-            (AnyGame::Dice(l), None) => l.position().king_moves().iter().map(|m| l.position().move_to_text(m)).collect(),
+            (AnyGame::Dice(l), None) => l
+                .position()
+                .king_moves()
+                .iter()
+                .map(|m| l.position().move_to_text(m))
+                .collect(),
             (AnyGame::Dice(l), Some(face)) => {
                 let pos = l.position();
                 let pawns: Vec<String> = pos
@@ -218,16 +232,34 @@ impl AnyGame {
                         _ => None,
                     })
                     .collect();
-                let can_roll = pos.legal_moves().iter().any(|m| !matches!(m, dice::Move::King { .. }));
+                let can_roll = pos
+                    .legal_moves()
+                    .iter()
+                    .any(|m| !matches!(m, dice::Move::King { .. }));
                 if pawns.is_empty() && can_roll {
                     vec![format!("{face}:-")]
                 } else {
                     pawns
                 }
             }
-            (AnyGame::Chess(l), _) => l.position().legal_moves().iter().map(|m| l.position().move_to_text(m)).collect(),
-            (AnyGame::Draughts(l), _) => l.position().legal_moves().iter().map(|m| l.position().move_to_text(m)).collect(),
-            (AnyGame::Mine(l), _) => l.position().legal_moves().iter().map(|m| l.position().move_to_text(m)).collect(),
+            (AnyGame::Chess(l), _) => l
+                .position()
+                .legal_moves()
+                .iter()
+                .map(|m| l.position().move_to_text(m))
+                .collect(),
+            (AnyGame::Draughts(l), _) => l
+                .position()
+                .legal_moves()
+                .iter()
+                .map(|m| l.position().move_to_text(m))
+                .collect(),
+            (AnyGame::Mine(l), _) => l
+                .position()
+                .legal_moves()
+                .iter()
+                .map(|m| l.position().move_to_text(m))
+                .collect(),
         };
         out.sort();
         out

@@ -59,7 +59,16 @@ const RANKS: i32 = 10;
 /// The eight line directions as (file step, rank step); direction `d + 4` is the opposite of
 /// `d`. The first four point towards higher
 /// square indices (so the nearest blocker is the lowest set bit), the last four towards lower ones.
-pub const DIRECTIONS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
+pub const DIRECTIONS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (-1, 1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (1, -1),
+];
 
 const fn on_board(f: i32, r: i32) -> bool {
     f >= 0 && f < 8 && r >= 0 && r < RANKS
@@ -106,13 +115,32 @@ const fn ray_table() -> [[Bitboard; MAX_SQUARES]; 8] {
 }
 
 /// Knight jumps from each square (10-rank board).
-pub static KNIGHT: [Bitboard; MAX_SQUARES] =
-    leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+pub static KNIGHT: [Bitboard; MAX_SQUARES] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
 /// King steps from each square (10-rank board).
-pub static KING: [Bitboard; MAX_SQUARES] =
-    leaper_table(&[(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]);
+pub static KING: [Bitboard; MAX_SQUARES] = leaper_table(&[
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+]);
 /// Squares a pawn attacks, `PAWN_ATTACKS[side][square]` (White = 0 attacks upwards).
-pub static PAWN_ATTACKS: [[Bitboard; MAX_SQUARES]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
+pub static PAWN_ATTACKS: [[Bitboard; MAX_SQUARES]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
 /// `RAYS[direction][square]`: every square from `square` (exclusive) to the edge, on an empty board.
 pub static RAYS: [[Bitboard; MAX_SQUARES]; 8] = ray_table();
 
@@ -176,20 +204,30 @@ fn ray_attack(dir: usize, sq: usize, occupied: Bitboard) -> Bitboard {
     if blockers == 0 {
         return ray;
     }
-    let first = if dir < 4 { blockers.trailing_zeros() } else { 127 - blockers.leading_zeros() } as usize;
+    let first = if dir < 4 {
+        blockers.trailing_zeros()
+    } else {
+        127 - blockers.leading_zeros()
+    } as usize;
     ray ^ RAYS[dir][first]
 }
 
 /// Squares a rook on `sq` attacks through `occupied` (10-rank geometry; mask for 8 ranks).
 #[inline]
 pub fn rook_attacks(sq: usize, occupied: Bitboard) -> Bitboard {
-    ray_attack(0, sq, occupied) | ray_attack(1, sq, occupied) | ray_attack(4, sq, occupied) | ray_attack(5, sq, occupied)
+    ray_attack(0, sq, occupied)
+        | ray_attack(1, sq, occupied)
+        | ray_attack(4, sq, occupied)
+        | ray_attack(5, sq, occupied)
 }
 
 /// Squares a bishop on `sq` attacks through `occupied` (10-rank geometry; mask for 8 ranks).
 #[inline]
 pub fn bishop_attacks(sq: usize, occupied: Bitboard) -> Bitboard {
-    ray_attack(2, sq, occupied) | ray_attack(3, sq, occupied) | ray_attack(6, sq, occupied) | ray_attack(7, sq, occupied)
+    ray_attack(2, sq, occupied)
+        | ray_attack(3, sq, occupied)
+        | ray_attack(6, sq, occupied)
+        | ray_attack(7, sq, occupied)
 }
 
 /// Rook lines from `sq` on an empty board.

@@ -112,12 +112,18 @@ pub struct Outcome {
 impl Outcome {
     /// A win for `winner` by `reason`.
     pub fn win(winner: Side, reason: EndReason) -> Outcome {
-        Outcome { result: GameResult::Win(winner), reason }
+        Outcome {
+            result: GameResult::Win(winner),
+            reason,
+        }
     }
 
     /// A draw by `reason`.
     pub fn draw(reason: EndReason) -> Outcome {
-        Outcome { result: GameResult::Draw, reason }
+        Outcome {
+            result: GameResult::Draw,
+            reason,
+        }
     }
 }
 
@@ -144,7 +150,9 @@ pub struct PositionError {
 impl PositionError {
     /// An error with the given message.
     pub fn new(message: impl Into<String>) -> PositionError {
-        PositionError { message: message.into() }
+        PositionError {
+            message: message.into(),
+        }
     }
 }
 

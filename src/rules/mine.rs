@@ -31,7 +31,10 @@ pub const RANKS: u8 = 10;
 pub const MINE_COUNT: u32 = 4;
 
 /// The rules of minesweeper chess for the chess engine: no en passant, pawns always queen.
-pub const MINE_CHESS: Variant = Variant { en_passant: false, promotion_choice: false };
+pub const MINE_CHESS: Variant = Variant {
+    en_passant: false,
+    promotion_choice: false,
+};
 
 /// The fog zone: ranks 4–7, 32 squares.
 pub const FOG_ZONE: Bitboard = rank_mask(3) | rank_mask(4) | rank_mask(5) | rank_mask(6);
@@ -127,7 +130,10 @@ fn square_list(set: Bitboard) -> String {
     if set == 0 {
         return "-".into();
     }
-    squares(set).map(|s| Square(s as u8).to_string()).collect::<Vec<_>>().join(",")
+    squares(set)
+        .map(|s| Square(s as u8).to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn read_square_list(field: &str, name: &str) -> Result<Bitboard, PositionError> {
@@ -136,10 +142,15 @@ fn read_square_list(field: &str, name: &str) -> Result<Bitboard, PositionError> 
         return Ok(0);
     }
     for part in field.split(',') {
-        let sq = Square::parse(part, RANKS)
-            .ok_or_else(|| PositionError::new(format!("{name}: '{part}' is not a square of the 8×10 board")))?;
+        let sq = Square::parse(part, RANKS).ok_or_else(|| {
+            PositionError::new(format!(
+                "{name}: '{part}' is not a square of the 8×10 board"
+            ))
+        })?;
         if FOG_ZONE & bit(sq.index()) == 0 {
-            return Err(PositionError::new(format!("{name}: {sq} is outside the fog zone (ranks 4–7)")));
+            return Err(PositionError::new(format!(
+                "{name}: {sq} is outside the fog zone (ranks 4–7)"
+            )));
         }
         if set & bit(sq.index()) != 0 {
             return Err(PositionError::new(format!("{name}: {sq} is listed twice")));
@@ -157,7 +168,11 @@ impl Position {
 
     /// The start position with the given mines (squares of the fog zone).
     pub fn start_with_mines(mines: Bitboard) -> Position {
-        Position { board: Board::start(RANKS, MINE_CHESS), mines: mines & FOG_ZONE, revealed: 0 }
+        Position {
+            board: Board::start(RANKS, MINE_CHESS),
+            mines: mines & FOG_ZONE,
+            revealed: 0,
+        }
     }
 
     /// The chess board underneath.
@@ -206,7 +221,13 @@ impl Position {
         let numbers = squares(self.revealed & !self.mines)
             .map(|s| (Square(s as u8), self.mine_number(Square(s as u8))))
             .collect();
-        Visible { board: self.board, revealed: self.revealed, known_mines, mines_left: self.mines_left(), numbers }
+        Visible {
+            board: self.board,
+            revealed: self.revealed,
+            known_mines,
+            mines_left: self.mines_left(),
+            numbers,
+        }
     }
 
     /// The pawn squares of the side to move that may make the sapper action now.
@@ -295,7 +316,9 @@ impl Position {
             return MoveError::GameOver;
         }
         match *mv {
-            Move::Piece(m) => parse_uci(&self.board, &m.uci()).err().unwrap_or(MoveError::Illegal(m.uci())),
+            Move::Piece(m) => parse_uci(&self.board, &m.uci())
+                .err()
+                .unwrap_or(MoveError::Illegal(m.uci())),
             Move::Sapper(sq) => {
                 let side = self.board.side_to_move();
                 let reason = match self.board.piece_at(sq) {
@@ -399,10 +422,16 @@ impl Rules for Position {
         fen::read_castling(&mut board, fields[2])?;
         let mines = read_square_list(fields[3], "mines")?;
         if mines.count_ones() > MINE_COUNT {
-            return Err(PositionError::new(format!("mines: {} listed, at most {MINE_COUNT}", mines.count_ones())));
+            return Err(PositionError::new(format!(
+                "mines: {} listed, at most {MINE_COUNT}",
+                mines.count_ones()
+            )));
         }
         if let Some(s) = squares(mines & board.occupied()).next() {
-            return Err(PositionError::new(format!("mines: a mine under the piece on {}", Square(s as u8))));
+            return Err(PositionError::new(format!(
+                "mines: a mine under the piece on {}",
+                Square(s as u8)
+            )));
         }
         let revealed = read_square_list(fields[4], "revealed")?;
         let side = board.side_to_move();
@@ -410,9 +439,15 @@ impl Rules for Position {
             return Err(PositionError::new("board: both kings are in check"));
         }
         if board.checkers().count_ones() > 2 {
-            return Err(PositionError::new("board: the side to move is in check from more than two pieces"));
+            return Err(PositionError::new(
+                "board: the side to move is in check from more than two pieces",
+            ));
         }
-        let mut pos = Position { board, mines, revealed };
+        let mut pos = Position {
+            board,
+            mines,
+            revealed,
+        };
         pos.lift_fog_if_done();
         Ok(pos)
     }
@@ -430,10 +465,17 @@ impl Rules for Position {
             return Err(MoveError::GameOver);
         }
         if let Some(sq) = text.strip_suffix('^') {
-            let sq = Square::parse(sq, RANKS)
-                .ok_or_else(|| MoveError::Malformed(format!("'{text}': a sapper action is a pawn's square and ^, e.g. e2^")))?;
+            let sq = Square::parse(sq, RANKS).ok_or_else(|| {
+                MoveError::Malformed(format!(
+                    "'{text}': a sapper action is a pawn's square and ^, e.g. e2^"
+                ))
+            })?;
             let mv = Move::Sapper(sq);
-            return if self.is_legal(&mv) { Ok(mv) } else { Err(self.explain_illegal(&mv)) };
+            return if self.is_legal(&mv) {
+                Ok(mv)
+            } else {
+                Err(self.explain_illegal(&mv))
+            };
         }
         match parse_uci(&self.board, text) {
             Ok(m) => Ok(Move::Piece(m)),
@@ -459,7 +501,12 @@ impl Rules for Position {
     fn is_irreversible(&self, mv: &Move) -> bool {
         match mv {
             Move::Piece(m) => {
-                self.board.is_capture(*m) || self.board.piece_at(m.from).map(|p| p.kind == Kind::Pawn).unwrap_or(false)
+                self.board.is_capture(*m)
+                    || self
+                        .board
+                        .piece_at(m.from)
+                        .map(|p| p.kind == Kind::Pawn)
+                        .unwrap_or(false)
             }
             Move::Sapper(_) => false,
         }

@@ -59,7 +59,11 @@ impl Square {
             return None;
         }
         let rest = chars.as_str();
-        if rest.is_empty() || rest.len() > 2 || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.starts_with('0') {
+        if rest.is_empty()
+            || rest.len() > 2
+            || !rest.bytes().all(|b| b.is_ascii_digit())
+            || rest.starts_with('0')
+        {
             return None;
         }
         let r: u8 = rest.parse().ok()?;
@@ -104,25 +108,40 @@ pub fn parse_board_field(
             if let Some(d) = c.to_digit(10) {
                 // A run may be written with two digits on a 10-wide board in other tools; ours are 8 wide.
                 if d == 0 {
-                    return Err(PositionError::new(format!("board: rank {} has an empty run of 0", rank + 1)));
+                    return Err(PositionError::new(format!(
+                        "board: rank {} has an empty run of 0",
+                        rank + 1
+                    )));
                 }
                 file += d;
                 if file > 8 {
-                    return Err(PositionError::new(format!("board: rank {} has more than 8 squares", rank + 1)));
+                    return Err(PositionError::new(format!(
+                        "board: rank {} has more than 8 squares",
+                        rank + 1
+                    )));
                 }
             } else {
                 if file >= 8 {
-                    return Err(PositionError::new(format!("board: rank {} has more than 8 squares", rank + 1)));
+                    return Err(PositionError::new(format!(
+                        "board: rank {} has more than 8 squares",
+                        rank + 1
+                    )));
                 }
                 let sq = Square::new(file as u8, rank);
                 if !place(sq, c) {
-                    return Err(PositionError::new(format!("board: unknown piece '{c}' on {sq}")));
+                    return Err(PositionError::new(format!(
+                        "board: unknown piece '{c}' on {sq}"
+                    )));
                 }
                 file += 1;
             }
         }
         if file != 8 {
-            return Err(PositionError::new(format!("board: rank {} has {} squares, not 8", rank + 1, file)));
+            return Err(PositionError::new(format!(
+                "board: rank {} has {} squares, not 8",
+                rank + 1,
+                file
+            )));
         }
     }
     Ok(())

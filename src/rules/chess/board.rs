@@ -27,7 +27,14 @@ pub enum Kind {
 
 impl Kind {
     /// All kinds, pawn first.
-    pub const ALL: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
+    pub const ALL: [Kind; 6] = [
+        Kind::Pawn,
+        Kind::Knight,
+        Kind::Bishop,
+        Kind::Rook,
+        Kind::Queen,
+        Kind::King,
+    ];
 
     /// The lower-case FEN letter (`p n b r q k`).
     pub fn letter(self) -> char {
@@ -36,7 +43,9 @@ impl Kind {
 
     /// Reads a FEN letter of either case.
     pub fn from_letter(c: char) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.letter() == c.to_ascii_lowercase())
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.letter() == c.to_ascii_lowercase())
     }
 }
 
@@ -63,7 +72,11 @@ impl Piece {
     /// Reads a FEN letter.
     pub fn from_letter(c: char) -> Option<Piece> {
         let kind = Kind::from_letter(c)?;
-        let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
+        let side = if c.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        };
         Some(Piece { kind, side })
     }
 }
@@ -122,8 +135,15 @@ pub struct MoveList {
 impl MoveList {
     /// An empty list.
     pub fn new() -> MoveList {
-        let none = Move { from: Square(0), to: Square(0), promotion: None };
-        MoveList { moves: [none; 256], len: 0 }
+        let none = Move {
+            from: Square(0),
+            to: Square(0),
+            promotion: None,
+        };
+        MoveList {
+            moves: [none; 256],
+            len: 0,
+        }
     }
 
     #[inline(always)]
@@ -191,12 +211,45 @@ impl Board {
     /// all castling rights, White to move.
     pub fn start(ranks: u8, variant: Variant) -> Board {
         let mut b = Board::empty(ranks, variant);
-        let back = [Kind::Rook, Kind::Knight, Kind::Bishop, Kind::Queen, Kind::King, Kind::Bishop, Kind::Knight, Kind::Rook];
+        let back = [
+            Kind::Rook,
+            Kind::Knight,
+            Kind::Bishop,
+            Kind::Queen,
+            Kind::King,
+            Kind::Bishop,
+            Kind::Knight,
+            Kind::Rook,
+        ];
         for f in 0..8u8 {
-            b.put(Square::new(f, 0), Piece { kind: back[f as usize], side: Side::White });
-            b.put(Square::new(f, 1), Piece { kind: Kind::Pawn, side: Side::White });
-            b.put(Square::new(f, ranks - 2), Piece { kind: Kind::Pawn, side: Side::Black });
-            b.put(Square::new(f, ranks - 1), Piece { kind: back[f as usize], side: Side::Black });
+            b.put(
+                Square::new(f, 0),
+                Piece {
+                    kind: back[f as usize],
+                    side: Side::White,
+                },
+            );
+            b.put(
+                Square::new(f, 1),
+                Piece {
+                    kind: Kind::Pawn,
+                    side: Side::White,
+                },
+            );
+            b.put(
+                Square::new(f, ranks - 2),
+                Piece {
+                    kind: Kind::Pawn,
+                    side: Side::Black,
+                },
+            );
+            b.put(
+                Square::new(f, ranks - 1),
+                Piece {
+                    kind: back[f as usize],
+                    side: Side::Black,
+                },
+            );
         }
         b.castling = 15;
         b
@@ -275,7 +328,9 @@ impl Board {
         } else {
             return None;
         };
-        let kind = Kind::ALL.into_iter().find(|k| self.kinds[*k as usize] & b != 0)?;
+        let kind = Kind::ALL
+            .into_iter()
+            .find(|k| self.kinds[*k as usize] & b != 0)?;
         Some(Piece { kind, side })
     }
 
@@ -373,13 +428,25 @@ impl Board {
         if to.rank() == self.last_rank(self.side) {
             if self.variant.promotion_choice {
                 for k in [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight] {
-                    list.push(Move { from, to, promotion: Some(k) });
+                    list.push(Move {
+                        from,
+                        to,
+                        promotion: Some(k),
+                    });
                 }
             } else {
-                list.push(Move { from, to, promotion: Some(Kind::Queen) });
+                list.push(Move {
+                    from,
+                    to,
+                    promotion: Some(Kind::Queen),
+                });
             }
         } else {
-            list.push(Move { from, to, promotion: None });
+            list.push(Move {
+                from,
+                to,
+                promotion: None,
+            });
         }
     }
 
@@ -391,14 +458,20 @@ impl Board {
         let own = self.sides[us.index()];
         let enemy = self.sides[them.index()];
         let occ = own | enemy;
-        let Some(ksq) = self.king_square(us) else { return };
+        let Some(ksq) = self.king_square(us) else {
+            return;
+        };
         let k = ksq.index();
 
         // King steps: the destination must be safe with the king itself lifted off the board.
         let occ_without_king = occ ^ bit(k);
         for to in squares(KING[k] & !own & mask) {
             if self.attackers(to, them, occ_without_king) == 0 {
-                list.push(Move { from: ksq, to: Square(to as u8), promotion: None });
+                list.push(Move {
+                    from: ksq,
+                    to: Square(to as u8),
+                    promotion: None,
+                });
             }
         }
 
@@ -435,18 +508,34 @@ impl Board {
         // Knights (a pinned knight can never move).
         for from in squares(self.pieces(us, Kind::Knight) & !pinned) {
             for to in squares(KNIGHT[from] & !own & check_mask) {
-                list.push(Move { from: Square(from as u8), to: Square(to as u8), promotion: None });
+                list.push(Move {
+                    from: Square(from as u8),
+                    to: Square(to as u8),
+                    promotion: None,
+                });
             }
         }
         // Sliders.
-        for from in squares((self.kinds[Kind::Bishop as usize] | self.kinds[Kind::Queen as usize]) & own) {
+        for from in
+            squares((self.kinds[Kind::Bishop as usize] | self.kinds[Kind::Queen as usize]) & own)
+        {
             for to in squares(bishop_attacks(from, occ) & !own & allowed(from)) {
-                list.push(Move { from: Square(from as u8), to: Square(to as u8), promotion: None });
+                list.push(Move {
+                    from: Square(from as u8),
+                    to: Square(to as u8),
+                    promotion: None,
+                });
             }
         }
-        for from in squares((self.kinds[Kind::Rook as usize] | self.kinds[Kind::Queen as usize]) & own) {
+        for from in
+            squares((self.kinds[Kind::Rook as usize] | self.kinds[Kind::Queen as usize]) & own)
+        {
             for to in squares(rook_attacks(from, occ) & !own & allowed(from)) {
-                list.push(Move { from: Square(from as u8), to: Square(to as u8), promotion: None });
+                list.push(Move {
+                    from: Square(from as u8),
+                    to: Square(to as u8),
+                    promotion: None,
+                });
             }
         }
 
@@ -464,7 +553,11 @@ impl Board {
                 if (from / 8) as u8 == start_rank {
                     let two = (one as i32 + forward) as usize;
                     if occ & bit(two) == 0 && ok & bit(two) != 0 {
-                        list.push(Move { from: Square(from as u8), to: Square(two as u8), promotion: None });
+                        list.push(Move {
+                            from: Square(from as u8),
+                            to: Square(two as u8),
+                            promotion: None,
+                        });
                     }
                 }
             }
@@ -472,8 +565,13 @@ impl Board {
                 self.push_pawn_move(list, from, to);
             }
             if let Some(ep) = self.ep {
-                if self.variant.en_passant && PAWN_ATTACKS[us.index()][from] & bit(ep.index()) != 0 {
-                    let mv = Move { from: Square(from as u8), to: ep, promotion: None };
+                if self.variant.en_passant && PAWN_ATTACKS[us.index()][from] & bit(ep.index()) != 0
+                {
+                    let mv = Move {
+                        from: Square(from as u8),
+                        to: ep,
+                        promotion: None,
+                    };
                     if self.ep_is_safe(mv) {
                         list.push(mv);
                     }
@@ -484,8 +582,11 @@ impl Board {
         // Castling.
         if checkers == 0 {
             let r = if us == Side::White { 0 } else { self.ranks - 1 };
-            let (kside, qside) =
-                if us == Side::White { (castle::WHITE_KING, castle::WHITE_QUEEN) } else { (castle::BLACK_KING, castle::BLACK_QUEEN) };
+            let (kside, qside) = if us == Side::White {
+                (castle::WHITE_KING, castle::WHITE_QUEEN)
+            } else {
+                (castle::BLACK_KING, castle::BLACK_QUEEN)
+            };
             let sq = |f: u8| Square::new(f, r).index();
             if k == sq(4) {
                 if self.castling & kside != 0
@@ -494,7 +595,11 @@ impl Board {
                     && self.attackers(sq(5), them, occ) == 0
                     && self.attackers(sq(6), them, occ) == 0
                 {
-                    list.push(Move { from: ksq, to: Square(sq(6) as u8), promotion: None });
+                    list.push(Move {
+                        from: ksq,
+                        to: Square(sq(6) as u8),
+                        promotion: None,
+                    });
                 }
                 if self.castling & qside != 0
                     && self.pieces(us, Kind::Rook) & bit(sq(0)) != 0
@@ -502,7 +607,11 @@ impl Board {
                     && self.attackers(sq(3), them, occ) == 0
                     && self.attackers(sq(2), them, occ) == 0
                 {
-                    list.push(Move { from: ksq, to: Square(sq(2) as u8), promotion: None });
+                    list.push(Move {
+                        from: ksq,
+                        to: Square(sq(2) as u8),
+                        promotion: None,
+                    });
                 }
             }
         }
@@ -545,7 +654,8 @@ impl Board {
 
     /// Whether `mv` is castling (the king moving two files).
     pub fn is_castling(&self, mv: Move) -> bool {
-        self.pieces(self.side, Kind::King) & bit(mv.from.index()) != 0 && (mv.from.file() as i32 - mv.to.file() as i32).abs() == 2
+        self.pieces(self.side, Kind::King) & bit(mv.from.index()) != 0
+            && (mv.from.file() as i32 - mv.to.file() as i32).abs() == 2
     }
 
     /// Plays `mv`, which must be legal (not checked here: callers check with [`Board::is_legal`]
@@ -570,7 +680,13 @@ impl Board {
             let r = from.rank();
             let (rf, rt) = if to.file() == 6 { (7, 5) } else { (0, 3) };
             self.remove(Square::new(rf, r));
-            self.put(Square::new(rt, r), Piece { kind: Kind::Rook, side: us });
+            self.put(
+                Square::new(rt, r),
+                Piece {
+                    kind: Kind::Rook,
+                    side: us,
+                },
+            );
         }
         self.remove(from);
         let placed = match mv.promotion {
@@ -585,7 +701,10 @@ impl Board {
             (Square::new(4, 0), castle::WHITE_KING | castle::WHITE_QUEEN),
             (Square::new(7, 0), castle::WHITE_KING),
             (Square::new(0, 0), castle::WHITE_QUEEN),
-            (Square::new(4, top), castle::BLACK_KING | castle::BLACK_QUEEN),
+            (
+                Square::new(4, top),
+                castle::BLACK_KING | castle::BLACK_QUEEN,
+            ),
             (Square::new(7, top), castle::BLACK_KING),
             (Square::new(0, top), castle::BLACK_QUEEN),
         ] {
@@ -594,7 +713,8 @@ impl Board {
             }
         }
         self.ep = None;
-        if is_pawn && (from.rank() as i32 - to.rank() as i32).abs() == 2 && self.variant.en_passant {
+        if is_pawn && (from.rank() as i32 - to.rank() as i32).abs() == 2 && self.variant.en_passant
+        {
             self.ep = Some(Square::new(from.file(), (from.rank() + to.rank()) / 2));
         }
         if is_pawn || captured.is_some() {
@@ -613,13 +733,19 @@ impl Board {
     /// knight and nothing else, or only bishops all standing on squares of one colour
     /// (K v K, K+B v K, K+N v K, K+B v K+B with same-coloured bishops).
     pub fn insufficient_material(&self) -> bool {
-        if self.kinds[Kind::Pawn as usize] | self.kinds[Kind::Rook as usize] | self.kinds[Kind::Queen as usize] != 0 {
+        if self.kinds[Kind::Pawn as usize]
+            | self.kinds[Kind::Rook as usize]
+            | self.kinds[Kind::Queen as usize]
+            != 0
+        {
             return false;
         }
         let knights = self.kinds[Kind::Knight as usize].count_ones();
         let bishops = self.kinds[Kind::Bishop as usize];
         if knights == 0 {
-            let light = squares(bishops).filter(|&s| Square(s as u8).is_light()).count();
+            let light = squares(bishops)
+                .filter(|&s| Square(s as u8).is_light())
+                .count();
             return light == 0 || light == bishops.count_ones() as usize;
         }
         knights == 1 && bishops == 0
@@ -634,7 +760,11 @@ impl Board {
         }
         bytes.push(self.side as u8);
         bytes.push(self.castling);
-        let ep_live = self.ep.filter(|&ep| self.legal_moves().iter().any(|m| m.to == ep && self.is_en_passant(*m)));
+        let ep_live = self.ep.filter(|&ep| {
+            self.legal_moves()
+                .iter()
+                .any(|m| m.to == ep && self.is_en_passant(*m))
+        });
         bytes.push(ep_live.map(|s| s.0 + 1).unwrap_or(0));
         crate::rules::common::stable_hash(&bytes)
     }

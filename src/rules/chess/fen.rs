@@ -17,16 +17,24 @@ pub fn read_pieces(board: &mut Board, field: &str) -> Result<(), PositionError> 
     })?;
     for side in [Side::White, Side::Black] {
         let n = board.pieces(side, Kind::King).count_ones();
-        let name = if side == Side::White { "White" } else { "Black" };
+        let name = if side == Side::White {
+            "White"
+        } else {
+            "Black"
+        };
         if n != 1 {
-            return Err(PositionError::new(format!("board: {name} has {n} kings, not 1")));
+            return Err(PositionError::new(format!(
+                "board: {name} has {n} kings, not 1"
+            )));
         }
     }
     let pawns = board.kind_pieces(Kind::Pawn);
     for sq in crate::rules::bitboard::squares(pawns) {
         let sq = Square(sq as u8);
         if sq.rank() == 0 || sq.rank() == ranks - 1 {
-            return Err(PositionError::new(format!("board: a pawn on {sq}, on the first or last rank")));
+            return Err(PositionError::new(format!(
+                "board: a pawn on {sq}, on the first or last rank"
+            )));
         }
     }
     Ok(())
@@ -39,7 +47,11 @@ pub fn write_pieces(board: &Board) -> String {
 
 /// Reads the side-to-move field.
 pub fn read_side(field: &str) -> Result<Side, PositionError> {
-    Side::from_letter(field).ok_or_else(|| PositionError::new(format!("side to move: expected 'w' or 'b', found '{field}'")))
+    Side::from_letter(field).ok_or_else(|| {
+        PositionError::new(format!(
+            "side to move: expected 'w' or 'b', found '{field}'"
+        ))
+    })
 }
 
 /// Reads the castling field (`KQkq`, any subset in that order, or `-`) and checks that each right
@@ -48,16 +60,22 @@ pub fn read_castling(board: &mut Board, field: &str) -> Result<(), PositionError
     let mut rights = 0u8;
     if field != "-" {
         if field.is_empty() {
-            return Err(PositionError::new("castling: empty field (write '-' for none)"));
+            return Err(PositionError::new(
+                "castling: empty field (write '-' for none)",
+            ));
         }
         let order = ['K', 'Q', 'k', 'q'];
         let mut last = 0;
         for c in field.chars() {
             let Some(i) = order.iter().position(|&o| o == c) else {
-                return Err(PositionError::new(format!("castling: unknown letter '{c}' (expected KQkq or -)")));
+                return Err(PositionError::new(format!(
+                    "castling: unknown letter '{c}' (expected KQkq or -)"
+                )));
             };
             if i < last || rights & (1 << i) != 0 {
-                return Err(PositionError::new(format!("castling: '{field}' is not in KQkq order")));
+                return Err(PositionError::new(format!(
+                    "castling: '{field}' is not in KQkq order"
+                )));
             }
             last = i;
             rights |= 1 << i;
@@ -76,11 +94,25 @@ pub fn read_castling(board: &mut Board, field: &str) -> Result<(), PositionError
         }
         let king = Square::new(4, rank);
         let rook = Square::new(rook_file, rank);
-        if board.piece_at(king) != Some(Piece { kind: Kind::King, side }) {
-            return Err(PositionError::new(format!("castling: right '{letter}' but no king on {king}")));
+        if board.piece_at(king)
+            != Some(Piece {
+                kind: Kind::King,
+                side,
+            })
+        {
+            return Err(PositionError::new(format!(
+                "castling: right '{letter}' but no king on {king}"
+            )));
         }
-        if board.piece_at(rook) != Some(Piece { kind: Kind::Rook, side }) {
-            return Err(PositionError::new(format!("castling: right '{letter}' but no rook on {rook}")));
+        if board.piece_at(rook)
+            != Some(Piece {
+                kind: Kind::Rook,
+                side,
+            })
+        {
+            return Err(PositionError::new(format!(
+                "castling: right '{letter}' but no rook on {rook}"
+            )));
         }
     }
     board.set_castling(rights);
@@ -89,7 +121,12 @@ pub fn read_castling(board: &mut Board, field: &str) -> Result<(), PositionError
 
 /// Writes the castling field.
 pub fn write_castling(rights: u8) -> String {
-    let s: String = ['K', 'Q', 'k', 'q'].iter().enumerate().filter(|(i, _)| rights & (1 << i) != 0).map(|(_, c)| *c).collect();
+    let s: String = ['K', 'Q', 'k', 'q']
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| rights & (1 << i) != 0)
+        .map(|(_, c)| *c)
+        .collect();
     if s.is_empty() {
         "-".to_string()
     } else {
@@ -102,10 +139,14 @@ pub fn write_castling(rights: u8) -> String {
 pub fn check_kings(board: &Board) -> Result<(), PositionError> {
     let mover = board.side_to_move();
     if board.in_check(mover.opponent()) {
-        return Err(PositionError::new("board: the side not to move is in check"));
+        return Err(PositionError::new(
+            "board: the side not to move is in check",
+        ));
     }
     if board.checkers().count_ones() > 2 {
-        return Err(PositionError::new("board: the side to move is in check from more than two pieces"));
+        return Err(PositionError::new(
+            "board: the side to move is in check from more than two pieces",
+        ));
     }
     Ok(())
 }

@@ -18,7 +18,10 @@ pub use board::{Board, Kind, Move, MoveList, Piece, Variant};
 use super::{EndReason, MoveError, Outcome, PositionError, Rules, Side, Square};
 
 /// The rules of standard chess for [`Board`]: en passant, promotion with choice.
-pub const CHESS: Variant = Variant { en_passant: true, promotion_choice: true };
+pub const CHESS: Variant = Variant {
+    en_passant: true,
+    promotion_choice: true,
+};
 
 /// The FEN of the initial position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -33,7 +36,9 @@ pub struct Position {
 impl Position {
     /// The initial position.
     pub fn start() -> Position {
-        Position { board: Board::start(8, CHESS) }
+        Position {
+            board: Board::start(8, CHESS),
+        }
     }
 
     /// The engine board underneath.
@@ -83,7 +88,9 @@ pub(crate) fn parse_uci(board: &Board, text: &str) -> Result<Move, MoveError> {
     }
     // Split at the second letter: the from-square is a letter and digits up to it.
     let bytes = text.as_bytes();
-    let second = (1..bytes.len()).find(|&i| bytes[i].is_ascii_alphabetic()).ok_or_else(malformed)?;
+    let second = (1..bytes.len())
+        .find(|&i| bytes[i].is_ascii_alphabetic())
+        .ok_or_else(malformed)?;
     let from = Square::parse(&text[..second], ranks).ok_or_else(malformed)?;
     let rest = &text[second..];
     let (to_text, promo) = match rest.chars().last() {
@@ -95,17 +102,29 @@ pub(crate) fn parse_uci(board: &Board, text: &str) -> Result<Move, MoveError> {
         None => None,
         Some(c) => match Kind::from_letter(c) {
             Some(k) if c.is_ascii_lowercase() && k != Kind::Pawn && k != Kind::King => Some(k),
-            _ => return Err(MoveError::Malformed(format!("'{text}': unknown promotion piece '{c}'"))),
+            _ => {
+                return Err(MoveError::Malformed(format!(
+                    "'{text}': unknown promotion piece '{c}'"
+                )))
+            }
         },
     };
     let mut list = MoveList::new();
     board.generate(&mut list);
-    let mv = Move { from, to, promotion };
+    let mv = Move {
+        from,
+        to,
+        promotion,
+    };
     if list.as_slice().contains(&mv) {
         return Ok(mv);
     }
     // Explain the most common mistakes.
-    let same_squares: Vec<&Move> = list.as_slice().iter().filter(|m| m.from == from && m.to == to).collect();
+    let same_squares: Vec<&Move> = list
+        .as_slice()
+        .iter()
+        .filter(|m| m.from == from && m.to == to)
+        .collect();
     if !same_squares.is_empty() {
         return Err(MoveError::Illegal(if promotion.is_none() {
             format!("{text}: a pawn reaching the last rank must name its promotion piece")
@@ -115,8 +134,12 @@ pub(crate) fn parse_uci(board: &Board, text: &str) -> Result<Move, MoveError> {
     }
     let reason = match board.piece_at(from) {
         None => format!("{text}: there is no piece on {from}"),
-        Some(p) if p.side != board.side_to_move() => format!("{text}: the piece on {from} is not yours"),
-        Some(_) if board.in_check(board.side_to_move()) => format!("{text}: it does not answer the check"),
+        Some(p) if p.side != board.side_to_move() => {
+            format!("{text}: the piece on {from} is not yours")
+        }
+        Some(_) if board.in_check(board.side_to_move()) => {
+            format!("{text}: it does not answer the check")
+        }
         Some(_) => format!("{text}: that piece cannot move there"),
     };
     Err(MoveError::Illegal(reason))
@@ -142,7 +165,9 @@ impl Rules for Position {
 
     fn play(&mut self, mv: &Move) -> Result<(), MoveError> {
         if !self.board.is_legal(*mv) {
-            return Err(parse_uci(&self.board, &mv.uci()).err().unwrap_or(MoveError::Illegal(mv.uci())));
+            return Err(parse_uci(&self.board, &mv.uci())
+                .err()
+                .unwrap_or(MoveError::Illegal(mv.uci())));
         }
         self.board.apply(*mv);
         Ok(())
@@ -177,7 +202,9 @@ impl Rules for Position {
             fen::write_pieces(b),
             b.side_to_move().letter(),
             fen::write_castling(b.castling()),
-            b.ep_square().map(|s| s.to_string()).unwrap_or_else(|| "-".into()),
+            b.ep_square()
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| "-".into()),
             b.halfmove_clock(),
             b.fullmove_number()
         )
@@ -198,19 +225,28 @@ impl Rules for Position {
         fen::read_castling(&mut board, fields[2])?;
         let side = board.side_to_move();
         if fields[3] != "-" {
-            let ep = Square::parse(fields[3], 8)
-                .ok_or_else(|| PositionError::new(format!("en passant: '{}' is not a square", fields[3])))?;
+            let ep = Square::parse(fields[3], 8).ok_or_else(|| {
+                PositionError::new(format!("en passant: '{}' is not a square", fields[3]))
+            })?;
             let (ep_rank, pawn_rank) = if side == Side::White { (5, 4) } else { (2, 3) };
             let pawn = Square::new(ep.file(), pawn_rank);
             let behind = Square::new(ep.file(), if side == Side::White { 6 } else { 1 });
             if ep.rank() != ep_rank
                 || board.piece_at(ep).is_some()
                 || board.piece_at(behind).is_some()
-                || board.piece_at(pawn) != Some(Piece { kind: Kind::Pawn, side: side.opponent() })
+                || board.piece_at(pawn)
+                    != Some(Piece {
+                        kind: Kind::Pawn,
+                        side: side.opponent(),
+                    })
             {
                 return Err(PositionError::new(format!(
                     "en passant: {ep} is not the square a {} pawn just passed over",
-                    if side == Side::White { "black" } else { "white" }
+                    if side == Side::White {
+                        "black"
+                    } else {
+                        "white"
+                    }
                 )));
             }
             board.set_ep_square(Some(ep));
@@ -218,7 +254,9 @@ impl Rules for Position {
         let number = |i: usize, name: &str, default: u32| -> Result<u32, PositionError> {
             match fields.get(i) {
                 None => Ok(default),
-                Some(t) => t.parse::<u32>().map_err(|_| PositionError::new(format!("{name}: '{t}' is not a number"))),
+                Some(t) => t
+                    .parse::<u32>()
+                    .map_err(|_| PositionError::new(format!("{name}: '{t}' is not a number"))),
             }
         };
         let half = number(4, "half-move clock", 0)?;

@@ -26,7 +26,11 @@ fn san_without_suffix(board: &Board, mv: Move) -> String {
         return mv.uci();
     };
     if board.is_castling(mv) {
-        return if mv.to.file() == 6 { "O-O".into() } else { "O-O-O".into() };
+        return if mv.to.file() == 6 {
+            "O-O".into()
+        } else {
+            "O-O-O".into()
+        };
     }
     let capture = board.is_capture(mv);
     let mut s = String::new();
@@ -48,7 +52,11 @@ fn san_without_suffix(board: &Board, mv: Move) -> String {
     let rivals: Vec<Square> = list
         .as_slice()
         .iter()
-        .filter(|m| m.to == mv.to && m.from != mv.from && board.piece_at(m.from).map(|p| p.kind) == Some(piece.kind))
+        .filter(|m| {
+            m.to == mv.to
+                && m.from != mv.from
+                && board.piece_at(m.from).map(|p| p.kind) == Some(piece.kind)
+        })
         .map(|m| m.from)
         .collect();
     if !rivals.is_empty() {
@@ -73,7 +81,11 @@ fn san_without_suffix(board: &Board, mv: Move) -> String {
 /// `Q`), optional `+`/`#` and annotations. Over-specified disambiguation is accepted; an
 /// ambiguous or illegal move is refused with the reason.
 pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
-    let malformed = || MoveError::Malformed(format!("'{text}' is not a move in SAN (e.g. Nf3, exd5, O-O, e8=Q)"));
+    let malformed = || {
+        MoveError::Malformed(format!(
+            "'{text}' is not a move in SAN (e.g. Nf3, exd5, O-O, e8=Q)"
+        ))
+    };
     let core = text.trim().trim_end_matches(['+', '#', '!', '?']);
     let core = core.strip_suffix("e.p.").unwrap_or(core).trim_end();
     if core.is_empty() || !core.is_ascii() {
@@ -144,6 +156,8 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
     match candidates.len() {
         1 => Ok(candidates[0]),
         0 => Err(MoveError::Illegal(format!("{text}: no legal move matches"))),
-        _ => Err(MoveError::Illegal(format!("{text}: ambiguous, say which piece moves"))),
+        _ => Err(MoveError::Illegal(format!(
+            "{text}: ambiguous, say which piece moves"
+        ))),
     }
 }

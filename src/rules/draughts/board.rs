@@ -54,9 +54,17 @@ pub(super) fn direction(a: u8, b: u8) -> Option<(usize, u8)> {
     if a == b {
         None
     } else if fa == fb {
-        Some(if rb > ra { (UP, rb - ra) } else { (DOWN, ra - rb) })
+        Some(if rb > ra {
+            (UP, rb - ra)
+        } else {
+            (DOWN, ra - rb)
+        })
     } else if ra == rb {
-        Some(if fb > fa { (RIGHT, fb - fa) } else { (LEFT, fa - fb) })
+        Some(if fb > fa {
+            (RIGHT, fb - fa)
+        } else {
+            (LEFT, fa - fb)
+        })
     } else {
         None
     }
@@ -139,7 +147,11 @@ impl Sink for Vec<Compact> {
         self.clear();
     }
     fn capture(&mut self, path: &[u8], _: &[u8], mask: u64) {
-        self.push(Compact { from: path[0], to: path[path.len() - 1], mask });
+        self.push(Compact {
+            from: path[0],
+            to: path[path.len() - 1],
+            mask,
+        });
     }
     fn simple(&mut self, from: u8, to: u8) {
         self.push(Compact { from, to, mask: 0 });
@@ -186,7 +198,8 @@ impl<S: Sink> Search<'_, S> {
             self.best = self.clen;
             self.sink.reset_captures();
         }
-        self.sink.capture(&self.path[..self.plen], &self.caps[..self.clen], self.mask);
+        self.sink
+            .capture(&self.path[..self.plen], &self.caps[..self.clen], self.mask);
     }
 
     /// A man on `sq`; `occ` holds every piece but the moving one, `enemy` the enemy pieces not
@@ -304,7 +317,11 @@ impl Board {
     fn simple_moves<S: Sink>(&self, side: usize, sink: &mut S) {
         let empty = !self.occupied();
         let men = self.men[side];
-        let (fwd, delta): (u64, i32) = if side == 0 { ((men << 8) & empty, 8) } else { ((men >> 8) & empty, -8) };
+        let (fwd, delta): (u64, i32) = if side == 0 {
+            ((men << 8) & empty, 8)
+        } else {
+            ((men >> 8) & empty, -8)
+        };
         emit_shifted(fwd, delta, sink);
         emit_shifted(((men & !FILE_A) >> 1) & empty, -1, sink);
         emit_shifted(((men & !FILE_H) << 1) & empty, 1, sink);
@@ -337,7 +354,10 @@ impl Board {
         while kings != 0 {
             let sq = kings.trailing_zeros() as u8;
             kings &= kings - 1;
-            if [UP, DOWN, LEFT, RIGHT].into_iter().any(|d| step(sq, d).is_some_and(|n| empty & bit(n) != 0)) {
+            if [UP, DOWN, LEFT, RIGHT]
+                .into_iter()
+                .any(|d| step(sq, d).is_some_and(|n| empty & bit(n) != 0))
+            {
                 return true;
             }
         }
@@ -395,7 +415,14 @@ fn emit_shifted<S: Sink>(mut dests: u64, delta: i32, sink: &mut S) {
 
 /// Whether a piece on `sq` (a man of `side` when `is_man`, else a king whose last jump went in
 /// direction `last`) can make one more jump. `occ` excludes the moving piece.
-pub(super) fn can_jump(sq: u8, is_man: bool, side: usize, occ: u64, enemy: u64, last: usize) -> bool {
+pub(super) fn can_jump(
+    sq: u8,
+    is_man: bool,
+    side: usize,
+    occ: u64,
+    enemy: u64,
+    last: usize,
+) -> bool {
     if is_man {
         man_dirs(side).into_iter().any(|d| {
             step(sq, d).is_some_and(|mid| {

@@ -27,11 +27,14 @@ mod moves;
 
 use std::fmt;
 
-use board::{bit, can_jump, direction, man_dirs, promotion_rank, reverse, step, Board, Compact, Counter, Sink, NO_DIR};
+use board::{
+    bit, can_jump, direction, man_dirs, promotion_rank, reverse, step, Board, Compact, Counter,
+    Sink, NO_DIR,
+};
 pub use moves::Move;
 
-use crate::rules::square::{parse_board_field, write_board_field};
 use crate::rules::common::stable_hash;
+use crate::rules::square::{parse_board_field, write_board_field};
 use crate::rules::{EndReason, MoveError, Outcome, PositionError, Rules, Side, Square};
 
 /// A piece on the board.
@@ -126,7 +129,10 @@ impl Position {
     /// The start position: White men on ranks 2 and 3, Black men on ranks 6 and 7, White to move.
     pub fn start() -> Position {
         Position {
-            board: Board { men: [0xFFFF << 8, 0xFFFF << 40], kings: [0, 0] },
+            board: Board {
+                men: [0xFFFF << 8, 0xFFFF << 40],
+                kings: [0, 0],
+            },
             side: Side::White,
         }
     }
@@ -180,7 +186,8 @@ impl Position {
         if self.material_outcome().is_some() {
             return 0;
         }
-        self.board.generate(self.side.index(), &mut Counter::default())
+        self.board
+            .generate(self.side.index(), &mut Counter::default())
     }
 
     /// The number of legal moves, without building them (0 when the game is over).
@@ -223,7 +230,9 @@ impl Position {
         let from = path[0];
         let piece = match self.piece_at(from) {
             None => return format!("{text}: there is no piece on {from}"),
-            Some(p) if p.side() != self.side => return format!("{text}: the piece on {from} is not yours"),
+            Some(p) if p.side() != self.side => {
+                return format!("{text}: the piece on {from} is not yours")
+            }
             Some(p) => p,
         };
         let mut legal: Vec<Move> = Vec::new();
@@ -241,7 +250,9 @@ impl Position {
             return if piece.is_king() {
                 format!("{text}: a king moves along a rank or file over empty squares only")
             } else {
-                format!("{text}: a man moves one square forward, left or right, onto an empty square")
+                format!(
+                    "{text}: a man moves one square forward, left or right, onto an empty square"
+                )
             };
         }
         // Follow the capture leg by leg, exactly as the generator would.
@@ -281,7 +292,12 @@ impl Position {
             let victim = match between.as_slice() {
                 [] => return format!("{text}: {a}x{b} jumps over no piece"),
                 [v] if enemy & bit(*v) != 0 => *v,
-                [v] => return format!("{text}: {a}x{b}: the piece on {} is not an enemy piece", Square(*v)),
+                [v] => {
+                    return format!(
+                        "{text}: {a}x{b}: the piece on {} is not an enemy piece",
+                        Square(*v)
+                    )
+                }
                 _ => return format!("{text}: {a}x{b} jumps over more than one piece"),
             };
             occ &= !bit(victim);
@@ -314,7 +330,9 @@ impl Position {
     /// Whether `from`→`to` is a simple move of `piece`, ignoring the compulsory capture.
     fn is_simple_step(&self, from: Square, to: Square, piece: Piece) -> bool {
         let occ = self.board.occupied();
-        let Some((dir, dist)) = direction(from.0, to.0) else { return false };
+        let Some((dir, dist)) = direction(from.0, to.0) else {
+            return false;
+        };
         if piece.is_king() {
             let mut s = from.0;
             while let Some(n) = step(s, dir) {
@@ -390,7 +408,10 @@ fn perft_rec(b: &Board, side: usize, depth: u32, buffers: &mut [Vec<Compact>]) -
 /// The text of a path, as a simple move or a capture.
 fn moves_text(path: &[Square], capture: bool) -> String {
     let sep = if capture { "x" } else { "-" };
-    path.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(sep)
+    path.iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 impl Rules for Position {
@@ -422,7 +443,8 @@ impl Rules for Position {
             return Err(MoveError::Illegal(self.refusal(mv)));
         }
         let mask = mv.captured.iter().fold(0u64, |m, s| m | bit(s.0));
-        self.board.apply(self.side.index(), mv.from().0, mv.to().0, mask);
+        self.board
+            .apply(self.side.index(), mv.from().0, mv.to().0, mask);
         self.side = self.side.opponent();
         Ok(())
     }
@@ -472,7 +494,10 @@ impl Rules for Position {
             }
         }
         let side = Side::from_letter(fields[1]).ok_or_else(|| {
-            PositionError::new(format!("side to move: expected 'w' or 'b', found '{}'", fields[1].escape_debug()))
+            PositionError::new(format!(
+                "side to move: expected 'w' or 'b', found '{}'",
+                fields[1].escape_debug()
+            ))
         })?;
         Ok(Position { board, side })
     }
@@ -492,7 +517,9 @@ impl Rules for Position {
             .find(|m| m.path == parsed.path && m.is_capture() == parsed.capture);
         match found {
             Some(m) => Ok(m),
-            None => Err(MoveError::Illegal(self.illegal_reason(&parsed.path, parsed.capture))),
+            None => Err(MoveError::Illegal(
+                self.illegal_reason(&parsed.path, parsed.capture),
+            )),
         }
     }
 

@@ -29,7 +29,10 @@ pub struct Move {
 impl Move {
     /// A simple (non-capturing) move from `from` to `to`.
     pub fn simple(from: Square, to: Square) -> Move {
-        Move { path: vec![from, to], captured: Vec::new() }
+        Move {
+            path: vec![from, to],
+            captured: Vec::new(),
+        }
     }
 
     /// The square the moving piece starts on.
@@ -88,7 +91,12 @@ const MAX_PATH: usize = 64;
 pub(super) fn parse_move_text(text: &str) -> Result<MoveText, MoveError> {
     let has_dash = text.contains('-');
     let has_x = text.contains('x');
-    let bad = |why: &str| MoveError::Malformed(format!("'{}': {why}; expected c3-c4 or c3xc5xe5", text.escape_debug()));
+    let bad = |why: &str| {
+        MoveError::Malformed(format!(
+            "'{}': {why}; expected c3-c4 or c3xc5xe5",
+            text.escape_debug()
+        ))
+    };
     if has_dash && has_x {
         return Err(bad("mixes '-' and 'x'"));
     }
@@ -109,7 +117,10 @@ pub(super) fn parse_move_text(text: &str) -> Result<MoveText, MoveError> {
     if has_dash && path.len() != 2 {
         return Err(bad("a simple move has exactly two squares"));
     }
-    Ok(MoveText { path, capture: has_x })
+    Ok(MoveText {
+        path,
+        capture: has_x,
+    })
 }
 
 #[cfg(test)]
@@ -128,8 +139,14 @@ mod tests {
 
     #[test]
     fn rejects_bad_text() {
-        for t in ["", "c3", "c3c4", "c3-c4-c5", "c3-", "-c4", "c3xc5-e5", "C3-C4", "c3 - c4", "i3-c4", "c9-c4", "c3x", "x", "é3-c4", "c3—c4"] {
-            assert!(matches!(parse_move_text(t), Err(MoveError::Malformed(_))), "{t}");
+        for t in [
+            "", "c3", "c3c4", "c3-c4-c5", "c3-", "-c4", "c3xc5-e5", "C3-C4", "c3 - c4", "i3-c4",
+            "c9-c4", "c3x", "x", "é3-c4", "c3—c4",
+        ] {
+            assert!(
+                matches!(parse_move_text(t), Err(MoveError::Malformed(_))),
+                "{t}"
+            );
         }
     }
 }
