@@ -181,7 +181,7 @@ pub fn build(c: &Controller) -> View {
         [Side::White, Side::Black].map(|s| ClockView { remaining_ms: clock.remaining(s, now), running: clock.running_side() == Some(s) })
     });
 
-    let end = session.end();
+    let end = if c.reviewing() { session.final_end() } else { session.end() };
     let result = end.map(|e| ResultView {
         winner: match e.result() {
             crate::rules::GameResult::Win(s) => Some(s),
@@ -191,8 +191,8 @@ pub fn build(c: &Controller) -> View {
     });
     let can = c.can_act_now();
     let buttons = Buttons {
-        undo: session.cursor() > 0 && !(session.is_behind() && session.is_over()),
-        redo: session.is_behind() && !session.is_over(),
+        undo: session.cursor() > 0 && !c.reviewing() && session.players_end().is_none(),
+        redo: session.is_behind() && !c.reviewing(),
         hint: can && !c.thinking(),
         resign: !session.is_over(),
         offer_draw: !session.is_over() && c.draw_offer().is_none(),
@@ -243,7 +243,7 @@ pub fn build(c: &Controller) -> View {
         buttons,
         promotion: c.pending_promotion().map(|(f, t)| (f.0, t.0)),
         result,
-        review: session.is_behind() && session.is_over(),
+        review: c.reviewing(),
         thinking: c.thinking(),
         draw_offer: c.draw_offer(),
         save_failed: c.save_failed,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::ai::{Answer, Engine, Request};
-use crate::rules::{chess, dice, mine, AnyGame, AnyMove, GameKind, GameResult, Side, Square};
+use crate::rules::{chess, dice, mine, AnyGame, AnyMove, GameKind, GameResult, Rules, Side, Square};
 
 use super::annotate::{annotate, describe, Ply};
 use super::clock::{Clock, TimeControl};
@@ -167,6 +167,7 @@ pub struct Controller {
     generation: u64,
     pending: Option<Pending>,
     paused: bool,
+    reviewing: bool,
     changed: bool,
     /// Set when the last save failed; the app retries after the next move.
     pub save_failed: bool,
@@ -197,6 +198,7 @@ impl Controller {
             generation: 0,
             pending: None,
             paused: false,
+            reviewing: false,
             changed: false,
             save_failed: false,
         };
@@ -295,7 +297,12 @@ impl Controller {
     }
 
     fn can_act(&self) -> bool {
-        !self.session.is_over() && !self.session.is_behind() && self.human_to_move() && self.promotion.is_none()
+        !self.reviewing && !self.session.is_over() && self.human_to_move() && self.promotion.is_none()
+    }
+
+    /// Whether the player is stepping through the game (review): moves are not played then.
+    pub fn reviewing(&self) -> bool {
+        self.reviewing
     }
 
     // ----- intents -----
@@ -309,6 +316,7 @@ impl Controller {
         self.layout = game.layout;
         self.rolled = None;
         self.last_face = None;
+        self.reviewing = false;
         self.manual_flip = matches!(game.opponent, Opponent::Computer { human: Side::Black, .. });
         self.draw_offer = None;
         self.paused = false;
@@ -521,8 +529,9 @@ impl Controller {
         self.rolled = None;
         self.draw_offer = None;
         let now = self.now();
+        let over = self.session.end().is_some();
         if let Some(clock) = self.session.clock.as_mut() {
-            if self.session.end().is_none() {
+            if !over {
                 clock.after_move(mover, now);
             } else {
                 clock.pause(now);
@@ -541,11 +550,10 @@ impl Controller {
 
     /// Takes back the last move (against the computer: back to the human's previous turn).
     pub fn undo(&mut self) {
-        if self.session.is_behind() && self.session.is_over() {
+        if self.reviewing || self.session.players_end().is_some() {
             return;
         }
         self.cancel_search();
-        self.session.clear_end();
         self.rolled = None;
         let mut n = self.session.undo(1);
         if let Opponent::Computer { human, .. } = self.opponent {
@@ -559,6 +567,9 @@ impl Controller {
 
     /// Replays an undone move (against the computer: up to the human's next turn).
     pub fn redo(&mut self) {
+        if self.reviewing {
+            return;
+        }
         self.cancel_search();
         let mut n = self.session.redo(1);
         if let Opponent::Computer { human, .. } = self.opponent {
@@ -579,6 +590,7 @@ impl Controller {
     pub fn review_to(&mut self, ply: usize) {
         self.cancel_search();
         self.session.go_to(ply);
+        self.reviewing = self.session.is_behind();
         self.pause_clock_if_behind();
         self.after_change_keep_ai();
     }
@@ -680,7 +692,7 @@ impl Controller {
 
     fn start_clock_if_live(&mut self) {
         let now = self.now();
-        let live = !self.paused && !self.session.is_over() && !self.session.is_behind() && !self.session.moves().is_empty();
+        let live = !self.paused && !self.reviewing && !self.session.is_over() && self.session.cursor() > 0;
         let side = self.session.game().side_to_move();
         if let Some(c) = self.session.clock.as_mut() {
             if live && c.running_side() != Some(side) {
@@ -742,7 +754,7 @@ impl Controller {
     }
 
     fn maybe_start_ai(&mut self) {
-        if self.pending.is_some() || self.paused || self.session.is_over() || self.session.is_behind() || self.human_to_move() {
+        if self.pending.is_some() || self.paused || self.reviewing || self.session.is_over() || self.human_to_move() {
             return;
         }
         self.start_search(Purpose::Move);

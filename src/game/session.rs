@@ -228,20 +228,26 @@ impl Session {
         self.replay(ply.min(self.moves.len()))
     }
 
-    /// How the game ended, looking at the position at the end of the move list (so a finished
-    /// game under review still reports its result).
+    /// How the game stands ended at the cursor: the players' end (resignation, agreement, time)
+    /// when the cursor is at the last move, or the rules' outcome of the position at the cursor.
     pub fn end(&self) -> Option<GameEnd> {
-        if let Some(e) = self.end {
-            return Some(e);
-        }
         if self.cursor == self.moves.len() {
-            self.game.outcome().map(GameEnd::Rules)
-        } else {
-            self.replay(self.moves.len()).outcome().map(GameEnd::Rules)
+            if let Some(e) = self.end {
+                return Some(e);
+            }
         }
+        self.game.outcome().map(GameEnd::Rules)
     }
 
-    /// Whether the game is over.
+    /// How the game ended at the end of the move list (what a review shows as the result).
+    pub fn final_end(&self) -> Option<GameEnd> {
+        if self.cursor == self.moves.len() {
+            return self.end();
+        }
+        self.end.or_else(|| self.replay(self.moves.len()).outcome().map(GameEnd::Rules))
+    }
+
+    /// Whether the game is over at the cursor.
     pub fn is_over(&self) -> bool {
         self.end().is_some()
     }
@@ -253,12 +259,16 @@ impl Session {
 
     /// Plays a move at the cursor; moves after the cursor are dropped (a new branch).
     pub fn play(&mut self, mv: &AnyMove) -> Result<(), SessionError> {
-        if self.end.is_some() {
+        if self.is_over() {
             return Err(SessionError::Over);
         }
         let text = self.game.move_to_text(mv);
         self.game.play(mv).map_err(SessionError::Move)?;
-        self.moves.truncate(self.cursor);
+        if self.cursor < self.moves.len() {
+            // A new branch after undo: the undone moves, and any end they had, are dropped.
+            self.moves.truncate(self.cursor);
+            self.end = None;
+        }
         self.moves.push(text);
         self.cursor += 1;
         Ok(())
@@ -302,16 +312,13 @@ impl Session {
         }
     }
 
-    /// Ends the game by resignation, agreement or time. Ignored when it has already ended.
+    /// Ends the game by resignation, agreement or time, at the last move (later moves are
+    /// dropped). Ignored when the game has already ended.
     pub fn finish(&mut self, end: GameEnd) {
         if self.end().is_none() {
+            self.moves.truncate(self.cursor);
             self.end = Some(end);
         }
-    }
-
-    /// Reopens a game ended by the players (used by undo after a resignation in casual play).
-    pub fn clear_end(&mut self) {
-        self.end = None;
     }
 
     /// The stored non-rules end (resignation, agreement, time), for saving.
