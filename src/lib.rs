@@ -9,3 +9,4 @@ pub mod ai;
 pub mod cli;
 pub mod game;
 pub mod rules;
+pub mod store;
