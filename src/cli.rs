@@ -19,6 +19,10 @@ usage:
       list the legal moves, sorted (dice chess: king moves, or with --die N that face's pawn moves)
   takhte play GAME [--position TEXT] [--seed N] MOVE...
       play the moves; print the resulting position text and the outcome
+  takhte saves [--dir D]
+      list the saved games: file, game, moves, status (ok, or damaged: REASON)
+  takhte autoplay GAME --plies N --seed S [--dir D]
+      play N random plies through the game controller, saving after each one
   takhte help
       this text
 
@@ -26,6 +30,7 @@ GAME is chess, dice-chess, draughts or mine-chess. Positions are written as in R
 chess). Moves: chess e2e4 e7e8q; dice chess d1e2 (king), 3:b2c4 (pawn with its die face),
 4:- (a roll with no legal pawn move); draughts c3-c4, c3xc5xe5; minesweeper chess e2e4, e9e10q,
 e2^ (sapper action). --seed lays the mines of a new minesweeper game (default 0).
+--dir is the data folder (default: TAKHTE_DATA_DIR, else the platform's per-user data folder).
 The outcome is `ongoing`, or `draw REASON`, `white-wins REASON`, `black-wins REASON`.
 ";
 
@@ -46,6 +51,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Some("perft") => perft(&args[1..], out),
         Some("moves") => moves(&args[1..], out),
         Some("play") => play(&args[1..], out),
+        Some("saves") => saves(&args[1..], out),
+        Some("autoplay") => autoplay(&args[1..], out),
         Some(other) => usage(format!("unknown command '{other}' (try 'takhte help')")),
     };
     match result {
@@ -101,6 +108,7 @@ fn parse_options(args: &[String], command: &str, allowed: &[&str]) -> Result<Opt
                         Usage(format!("{command}: --seed '{value}' is not a whole number"))
                     })?
                 }
+                "--plies" => {}
                 "--die" => match value.parse::<u8>() {
                     Ok(n @ 1..=6) => opts.die = Some(n),
                     _ => {
@@ -174,4 +182,121 @@ fn play(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
         .unwrap_or_else(|| "ongoing".to_string());
     let _ = writeln!(out, "{}\n{}", game.to_text(), outcome);
     Ok(())
+}
+
+fn data_dir(
+    args: &[String],
+    command: &str,
+) -> Result<(Option<std::path::PathBuf>, Vec<String>), Usage> {
+    let mut dir = None;
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "--dir" {
+            let Some(v) = args.get(i + 1) else {
+                return usage(format!("{command}: --dir needs a value"));
+            };
+            dir = Some(std::path::PathBuf::from(v));
+            i += 2;
+        } else {
+            rest.push(args[i].clone());
+            i += 1;
+        }
+    }
+    Ok((dir, rest))
+}
+
+fn open_store(dir: Option<std::path::PathBuf>) -> Result<crate::store::Store, Usage> {
+    let dir = dir.unwrap_or_else(|| crate::store::Store::default_dir(None));
+    crate::store::Store::open(dir).map_err(|e| Usage(e.to_string()))
+}
+
+fn saves(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
+    let (dir, rest) = data_dir(args, "saves")?;
+    if let Some(extra) = rest.first() {
+        return usage(format!("saves: unexpected argument '{extra}'"));
+    }
+    let store = open_store(dir)?;
+    let listed = store.try_list_games().map_err(|e| Usage(e.to_string()))?;
+    for g in listed {
+        let line = match &g.entry {
+            Ok(rec) => {
+                let status = match crate::game::from_record(
+                    rec,
+                    std::sync::Arc::new(crate::ai::Standard),
+                    Box::new(crate::game::ScriptedRandomness::new(vec![1], vec![0])),
+                ) {
+                    Ok(_) => "ok".to_string(),
+                    Err(e) => format!("damaged: {e}"),
+                };
+                format!("{} {} {} {}", g.file, rec.kind, rec.moves.len(), status)
+            }
+            Err(d) => format!("{} ? 0 damaged: {}", g.file, d.reason),
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    Ok(())
+}
+
+fn autoplay(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
+    let (dir, rest) = data_dir(args, "autoplay")?;
+    let opts = parse_options(&rest, "autoplay", &["--plies", "--seed"])?;
+    let plies =
+        value_of(&rest, "--plies").ok_or(Usage("autoplay: --plies N is required".into()))?;
+    let plies: usize = plies
+        .parse()
+        .map_err(|_| Usage(format!("autoplay: --plies '{plies}' is not a whole number")))?;
+    if value_of(&rest, "--seed").is_none() {
+        return usage("autoplay: --seed S is required");
+    }
+    let store = open_store(dir)?;
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(opts.seed);
+    let random = crate::game::ScriptedRandomness::from_seed(opts.seed);
+    let mut c = crate::game::Controller::new(
+        crate::game::NewGame::pass_and_play(opts.kind),
+        std::sync::Arc::new(crate::ai::Standard),
+        Box::new(random),
+    )
+    .map_err(|e| Usage(e.to_string()))?;
+    let now = crate::store::now_unix();
+    let id = store.new_id(now);
+    let mut played = 0;
+    while played < plies {
+        if !crate::game::autoplay::random_ply(&mut c, &mut rng) {
+            break;
+        }
+        played += 1;
+        let rec = crate::game::to_record(
+            &c,
+            &id,
+            now,
+            crate::store::now_unix(),
+            std::time::Instant::now(),
+        );
+        store
+            .save_game_with_retry(&rec, 3)
+            .map_err(|e| Usage(e.to_string()))?;
+    }
+    let outcome = c.session().end().map(|e| {
+        let head = match e.result() {
+            crate::rules::GameResult::Win(crate::rules::Side::White) => "white-wins",
+            crate::rules::GameResult::Win(crate::rules::Side::Black) => "black-wins",
+            crate::rules::GameResult::Draw => "draw",
+        };
+        format!("{head} {}", e.reason())
+    });
+    let _ = writeln!(
+        out,
+        "{id}.json {} plies, {} moves, {}",
+        played,
+        c.session().moves().len(),
+        outcome.unwrap_or_else(|| "ongoing".into())
+    );
+    Ok(())
+}
+
+fn value_of<'a>(args: &'a [String], name: &str) -> Option<&'a String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
 }

@@ -22,8 +22,17 @@ struct Game {
 
 impl Game {
     fn new(game: NewGame, rolls: Vec<u8>) -> Game {
-        let ranks = if game.kind == GameKind::MineChess { 10 } else { 8 };
-        let mut c = Controller::new(game, Arc::new(Standard), Box::new(ScriptedRandomness::new(rolls, vec![42]))).unwrap();
+        let ranks = if game.kind == GameKind::MineChess {
+            10
+        } else {
+            8
+        };
+        let mut c = Controller::new(
+            game,
+            Arc::new(Standard),
+            Box::new(ScriptedRandomness::new(rolls, vec![42])),
+        )
+        .unwrap();
         let time = Arc::new(Mutex::new(Instant::now()));
         let t = Arc::clone(&time);
         c.set_clock_source(Box::new(move || *t.lock().unwrap()));
@@ -36,7 +45,12 @@ impl Game {
     }
     fn moves(&mut self, list: &str) {
         for m in list.split_whitespace() {
-            let second = m.char_indices().skip(1).find(|(_, c)| c.is_ascii_alphabetic()).map(|(i, _)| i).unwrap();
+            let second = m
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_ascii_alphabetic())
+                .map(|(i, _)| i)
+                .unwrap();
             let (a, b) = m.split_at(second);
             self.tap(a).tap(b);
         }
@@ -106,7 +120,10 @@ fn chess_castling_en_passant_promotion_and_clock() {
     g.advance(200_000);
     g.c.tick();
     let v = g.view();
-    assert_eq!(v.result.as_ref().map(|r| (r.winner, r.reason)), Some((Some(Side::White), "time")));
+    assert_eq!(
+        v.result.as_ref().map(|r| (r.winner, r.reason)),
+        Some((Some(Side::White), "time"))
+    );
 }
 
 #[test]
@@ -118,13 +135,19 @@ fn time_out_against_a_lone_king_is_a_draw() {
     g.moves("e1d1");
     g.advance(61_000);
     g.c.tick();
-    assert_eq!(g.view().result.map(|r| (r.winner, r.reason)), Some((None, "time-insufficient-material")));
+    assert_eq!(
+        g.view().result.map(|r| (r.winner, r.reason)),
+        Some((None, "time-insufficient-material"))
+    );
 }
 
 #[test]
 fn dice_chess_start_roll_face_three_king_move_and_empty_roll() {
     // Start roll: 3-3 tie, then 5-2: White begins.
-    let mut g = Game::new(NewGame::pass_and_play(GameKind::DiceChess), vec![3, 3, 5, 2, 3, 6]);
+    let mut g = Game::new(
+        NewGame::pass_and_play(GameKind::DiceChess),
+        vec![3, 3, 5, 2, 3, 6],
+    );
     let v = g.view();
     assert_eq!(v.die.as_ref().unwrap().start_rolls, vec![(3, 3), (5, 2)]);
     assert_eq!(v.side_to_move, Side::White);
@@ -144,7 +167,10 @@ fn dice_chess_start_roll_face_three_king_move_and_empty_roll() {
     assert_eq!(g.view().side_to_move, Side::Black);
 
     // A king move without rolling, and an empty roll that passes.
-    let mut g = Game::new(custom(GameKind::DiceChess, "4k3/8/8/8/8/8/8/P2K4 w"), vec![1, 2]);
+    let mut g = Game::new(
+        custom(GameKind::DiceChess, "4k3/8/8/8/8/8/8/P2K4 w"),
+        vec![1, 2],
+    );
     g.tap("d1").tap("d2");
     assert_eq!(g.c.session().moves(), ["d1d2"]);
     // Black has no pawns: only the king moves.
@@ -158,7 +184,10 @@ fn dice_chess_start_roll_face_three_king_move_and_empty_roll() {
     assert_eq!(g.c.session().moves(), ["d1d2", "e8e7", "1:a1a2"]);
 
     // An empty roll passes with a clear status: a pawn on the last rank cannot use face 1.
-    let mut g = Game::new(custom(GameKind::DiceChess, "P3k3/8/8/8/8/8/8/3K4 w"), vec![1]);
+    let mut g = Game::new(
+        custom(GameKind::DiceChess, "P3k3/8/8/8/8/8/8/3K4 w"),
+        vec![1],
+    );
     g.c.roll();
     assert_eq!(g.c.session().moves(), ["1:-"]);
     assert_eq!(g.view().status.key, "status-empty-roll");
@@ -168,15 +197,24 @@ fn dice_chess_start_roll_face_three_king_move_and_empty_roll() {
 #[test]
 fn dice_chess_empty_roll_in_check_is_checkmate() {
     // The black pawn on c2 checks d1; face 1 gives no pawn move that helps (h8 pawn stuck).
-    let mut g = Game::new(custom(GameKind::DiceChess, "4k2P/8/8/8/8/8/2p5/3K4 w"), vec![1]);
+    let mut g = Game::new(
+        custom(GameKind::DiceChess, "4k2P/8/8/8/8/8/2p5/3K4 w"),
+        vec![1],
+    );
     g.c.roll();
     let v = g.view();
-    assert_eq!(v.result.map(|r| (r.winner, r.reason)), Some((Some(Side::Black), "checkmate")));
+    assert_eq!(
+        v.result.map(|r| (r.winner, r.reason)),
+        Some((Some(Side::Black), "checkmate"))
+    );
 }
 
 #[test]
 fn draughts_capture_entered_landing_by_landing_with_a_choice() {
-    let mut g = Game::new(custom(GameKind::Draughts, "8/3b4/2b1b3/3b4/3w4/8/w6w/8 w"), vec![]);
+    let mut g = Game::new(
+        custom(GameKind::Draughts, "8/3b4/2b1b3/3b4/3w4/8/w6w/8 w"),
+        vec![],
+    );
     // Compulsory capture: another piece cannot be chosen.
     g.tap("a2");
     assert_eq!(g.view().status.key, "status-must-capture");
@@ -192,12 +230,24 @@ fn draughts_capture_entered_landing_by_landing_with_a_choice() {
     g.tap("b6");
     assert_eq!(g.c.session().moves(), ["d4xd6xb6"]);
     assert_eq!(g.text(), "8/3b4/1w2b3/8/8/8/w6w/8 b");
-    assert_eq!(g.view().captured[0].iter().filter(|p| p.glyph == Glyph::Man).count(), 2);
+    assert_eq!(
+        g.view().captured[0]
+            .iter()
+            .filter(|p| p.glyph == Glyph::Man)
+            .count(),
+        2
+    );
 }
 
 #[test]
 fn mine_chess_sapper_royal_sapper_destruction_and_fog_lifting() {
-    let mut g = Game::new(custom(GameKind::MineChess, "k7/8/8/8/8/8/8/3KP3/6N1/7R w - d4,e4,f4,h6 -"), vec![]);
+    let mut g = Game::new(
+        custom(
+            GameKind::MineChess,
+            "k7/8/8/8/8/8/8/3KP3/6N1/7R w - d4,e4,f4,h6 -",
+        ),
+        vec![],
+    );
     assert_eq!(g.view().mines_left, Some(4));
     assert_ne!(g.marks("e4") & mark::FOG, 0);
     // Sapper action: select the pawn, the square in front is marked, the button plays it.
@@ -212,7 +262,9 @@ fn mine_chess_sapper_royal_sapper_destruction_and_fog_lifting() {
     // Royal sapper: the king steps on the mine on d4 and removes it.
     g.moves("d3d4");
     assert_eq!(g.view().mines_left, Some(2));
-    assert!(g.view().squares[sq("d4", 10).index()].piece.is_some_and(|p| p.glyph == Glyph::King));
+    assert!(g.view().squares[sq("d4", 10).index()]
+        .piece
+        .is_some_and(|p| p.glyph == Glyph::King));
     // The number on e4 counts the mine on f4 next to it.
     assert_eq!(g.view().squares[sq("e5", 10).index()].number, 1);
     g.moves("a9a10");
@@ -235,8 +287,18 @@ fn mine_chess_sapper_royal_sapper_destruction_and_fog_lifting() {
 
 #[test]
 fn the_view_never_shows_a_hidden_mine() {
-    let g = Game::new(custom(GameKind::MineChess, "k7/8/8/8/8/8/8/3KP3/6N1/7R w - d4,e4,f4,h6 -"), vec![]);
-    assert!(g.view().squares.iter().all(|s| s.marks & mark::MINE == 0 && s.number == 0));
+    let g = Game::new(
+        custom(
+            GameKind::MineChess,
+            "k7/8/8/8/8/8/8/3KP3/6N1/7R w - d4,e4,f4,h6 -",
+        ),
+        vec![],
+    );
+    assert!(g
+        .view()
+        .squares
+        .iter()
+        .all(|s| s.marks & mark::MINE == 0 && s.number == 0));
 }
 
 /// An engine that answers only when the test lets it.
@@ -246,21 +308,35 @@ struct Gated {
 
 impl Engine for Gated {
     fn think(&self, req: &Request, _cancel: &AtomicBool) -> Option<Answer> {
-        let _ = self.release.lock().unwrap().recv_timeout(Duration::from_secs(5));
+        let _ = self
+            .release
+            .lock()
+            .unwrap()
+            .recv_timeout(Duration::from_secs(5));
         req.game.legal_moves().into_iter().next().map(Answer::Move)
     }
 }
 
 fn gated() -> (Arc<Gated>, Sender<()>) {
     let (tx, rx) = channel();
-    (Arc::new(Gated { release: Mutex::new(rx) }), tx)
+    (
+        Arc::new(Gated {
+            release: Mutex::new(rx),
+        }),
+        tx,
+    )
 }
 
 #[test]
 fn a_late_answer_after_undo_is_dropped() {
     let (engine, release) = gated();
     let game = NewGame::against_computer(GameKind::Chess, 3, Side::White);
-    let mut c = Controller::new(game, engine, Box::new(ScriptedRandomness::new(vec![], vec![1]))).unwrap();
+    let mut c = Controller::new(
+        game,
+        engine,
+        Box::new(ScriptedRandomness::new(vec![], vec![1])),
+    )
+    .unwrap();
     c.tap(sq("e2", 8));
     c.tap(sq("e4", 8));
     assert!(c.thinking());
@@ -290,7 +366,12 @@ fn computer_plays_dice_chess_rolls_itself() {
     let mut game = NewGame::against_computer(GameKind::DiceChess, 1, Side::White);
     game.layout = Layout::Fixed;
     // Start roll 2-5: Black (the computer) begins; its rolls follow.
-    let mut c = Controller::new(game, Arc::new(Standard), Box::new(ScriptedRandomness::new(vec![2, 5, 4, 4, 4], vec![9]))).unwrap();
+    let mut c = Controller::new(
+        game,
+        Arc::new(Standard),
+        Box::new(ScriptedRandomness::new(vec![2, 5, 4, 4, 4], vec![9])),
+    )
+    .unwrap();
     assert_eq!(c.session().game().side_to_move(), Side::Black);
     for _ in 0..4 {
         if !c.wait_for_ai(Duration::from_secs(5)) {
@@ -313,11 +394,17 @@ fn resign_and_draw_by_agreement() {
     assert_eq!(g.view().status.key, "status-draw-declined");
     g.c.offer_draw();
     g.c.accept_draw();
-    assert_eq!(g.view().result.map(|r| (r.winner, r.reason)), Some((None, "agreement")));
+    assert_eq!(
+        g.view().result.map(|r| (r.winner, r.reason)),
+        Some((None, "agreement"))
+    );
     let mut g = Game::new(NewGame::pass_and_play(GameKind::Chess), vec![]);
     g.moves("e2e4");
     g.c.resign();
-    assert_eq!(g.view().result.map(|r| (r.winner, r.reason)), Some((Some(Side::White), "resignation")));
+    assert_eq!(
+        g.view().result.map(|r| (r.winner, r.reason)),
+        Some((Some(Side::White), "resignation"))
+    );
 }
 
 #[test]

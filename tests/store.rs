@@ -33,7 +33,13 @@ fn full_game(store: &Store, kind: &str, updated: u64) -> GameRecord {
     game.start_position = Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into());
     game.seed = 0xdead_beef_cafe;
     game.start_rolls = vec![(3, 5), (6, 6)];
-    game.moves = vec!["e2e4".into(), "3:b2c4".into(), "1:-".into(), "c3xc5xe5".into(), "e2^".into()];
+    game.moves = vec![
+        "e2e4".into(),
+        "3:b2c4".into(),
+        "1:-".into(),
+        "c3xc5xe5".into(),
+        "e2^".into(),
+    ];
     game.cursor = 3;
     game.clock = Some(ClockRecord {
         base_ms: 300_000,
@@ -42,7 +48,10 @@ fn full_game(store: &Store, kind: &str, updated: u64) -> GameRecord {
         black_ms: 299_000,
         running: true,
     });
-    game.result = Some(ResultRecord { winner: Some("black".into()), reason: "time".into() });
+    game.result = Some(ResultRecord {
+        winner: Some("black".into()),
+        reason: "time".into(),
+    });
     game.updated_unix = updated;
     game
 }
@@ -63,7 +72,10 @@ fn a_game_saves_and_loads_back_the_same() {
     assert_eq!(store.load_game(&game.id).unwrap(), game);
 
     let text = fs::read_to_string(game_file(&store, &game.id)).unwrap();
-    assert!(text.starts_with("{\n  \"schema\": 1,\n  \"id\": "), "pretty JSON, schema first:\n{text}");
+    assert!(
+        text.starts_with("{\n  \"schema\": 1,\n  \"id\": "),
+        "pretty JSON, schema first:\n{text}"
+    );
     assert!(text.contains("\"opponent\": \"computer\""), "{text}");
     assert!(text.ends_with("}\n"));
 
@@ -73,7 +85,13 @@ fn a_game_saves_and_loads_back_the_same() {
     later.schema = 0;
     later.updated_unix += 10;
     store.save_game(&later).unwrap();
-    assert_eq!(store.load_game(&game.id).unwrap(), GameRecord { schema: SCHEMA_VERSION, ..later });
+    assert_eq!(
+        store.load_game(&game.id).unwrap(),
+        GameRecord {
+            schema: SCHEMA_VERSION,
+            ..later
+        }
+    );
     assert_eq!(store.list_games().len(), 1);
 }
 
@@ -86,9 +104,13 @@ fn every_kind_and_mode_round_trips() {
         human_side: None,
         layout: Some("face-to-face".into()),
     };
-    for (n, kind) in ["chess", "dice-chess", "draughts", "mine-chess"].into_iter().enumerate() {
+    for (n, kind) in ["chess", "dice-chess", "draughts", "mine-chess"]
+        .into_iter()
+        .enumerate()
+    {
         for mode in [computer(), pass.clone()] {
-            let mut game = GameRecord::new(store.new_id(1000 + n as u64), kind, mode, 1000 + n as u64);
+            let mut game =
+                GameRecord::new(store.new_id(1000 + n as u64), kind, mode, 1000 + n as u64);
             game.moves = (0..n).map(|i| format!("m{i}")).collect();
             game.cursor = n / 2;
             store.save_game(&game).unwrap();
@@ -102,7 +124,11 @@ fn every_kind_and_mode_round_trips() {
 #[test]
 fn settings_and_stats_round_trip() {
     let (_folder, store) = open();
-    assert_eq!(store.load_settings(), (Settings::default(), None), "nothing saved yet: the defaults");
+    assert_eq!(
+        store.load_settings(),
+        (Settings::default(), None),
+        "nothing saved yet: the defaults"
+    );
     assert_eq!(store.load_stats(), (Stats::default(), None));
 
     let settings = Settings {
@@ -128,7 +154,9 @@ fn settings_and_stats_round_trip() {
     assert_eq!(loaded, stats);
     let chess = loaded.get("chess", "computer", Some(3)).unwrap();
     assert_eq!((chess.wins, chess.draws, chess.losses), (1, 0, 1));
-    assert!(store.dir().join("settings.json").is_file() && store.dir().join("stats.json").is_file());
+    assert!(
+        store.dir().join("settings.json").is_file() && store.dir().join("stats.json").is_file()
+    );
 }
 
 #[test]
@@ -144,19 +172,48 @@ fn the_list_is_newest_first_and_delete_removes_a_game() {
     let damaged = game_file(&store, "damaged");
     fs::write(&damaged, b"{").unwrap();
     let mtime = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_250);
-    fs::File::options().write(true).open(&damaged).unwrap().set_modified(mtime).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&damaged)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
 
     let list = store.list_games();
-    assert_eq!(ids(&list), [newest.id.as_str(), "damaged", middle.id.as_str(), old.id.as_str()]);
+    assert_eq!(
+        ids(&list),
+        [
+            newest.id.as_str(),
+            "damaged",
+            middle.id.as_str(),
+            old.id.as_str()
+        ]
+    );
     assert_eq!(list[0].file, format!("{}.json", newest.id));
     assert_eq!(list[0].entry.as_ref().unwrap(), &newest);
     assert_eq!(list[1].modified_unix, 1_000_250);
 
     store.delete_game(&middle.id).unwrap();
-    assert_eq!(store.load_game(&middle.id), Err(StoreError::NotFound { id: middle.id.clone() }));
-    assert_eq!(store.delete_game(&middle.id), Err(StoreError::NotFound { id: middle.id.clone() }));
-    assert_eq!(ids(&store.list_games()), [newest.id.as_str(), "damaged", old.id.as_str()]);
-    assert!(matches!(store.delete_game("../settings"), Err(StoreError::InvalidId { .. })));
+    assert_eq!(
+        store.load_game(&middle.id),
+        Err(StoreError::NotFound {
+            id: middle.id.clone()
+        })
+    );
+    assert_eq!(
+        store.delete_game(&middle.id),
+        Err(StoreError::NotFound {
+            id: middle.id.clone()
+        })
+    );
+    assert_eq!(
+        ids(&store.list_games()),
+        [newest.id.as_str(), "damaged", old.id.as_str()]
+    );
+    assert!(matches!(
+        store.delete_game("../settings"),
+        Err(StoreError::InvalidId { .. })
+    ));
 }
 
 /// Writes a good game as JSON, lets `change` spoil it, and returns the bytes.
@@ -224,16 +281,27 @@ fn each_kind_of_damage_is_listed_with_its_reason_and_can_be_deleted() {
     assert_eq!(list.len(), cases.len() + 2);
     for good in [&good_a, &good_b] {
         let listed = list.iter().find(|g| g.id == good.id).unwrap();
-        assert_eq!(listed.entry.as_ref(), Ok(good), "a good file beside damaged ones still loads");
+        assert_eq!(
+            listed.entry.as_ref(),
+            Ok(good),
+            "a good file beside damaged ones still loads"
+        );
         assert_eq!(store.load_game(&good.id).as_ref(), Ok(good));
     }
     for (id, _, kind, reason) in &cases {
         let listed = list.iter().find(|g| g.id == *id).unwrap();
         let damage = listed.entry.as_ref().unwrap_err();
         assert_eq!(damage.kind, *kind, "{id}: {}", damage.reason);
-        assert!(damage.reason.contains(reason), "{id}: {:?} should contain {reason:?}", damage.reason);
+        assert!(
+            damage.reason.contains(reason),
+            "{id}: {:?} should contain {reason:?}",
+            damage.reason
+        );
         match store.load_game(id) {
-            Err(StoreError::Damaged { id: damaged_id, damage: loaded }) => {
+            Err(StoreError::Damaged {
+                id: damaged_id,
+                damage: loaded,
+            }) => {
                 assert_eq!(&damaged_id, id);
                 assert_eq!(&loaded, damage);
             }
@@ -242,15 +310,28 @@ fn each_kind_of_damage_is_listed_with_its_reason_and_can_be_deleted() {
     }
     // serde's position survives in the reasons for broken JSON and wrong shapes.
     for id in ["truncated", "wrongtype"] {
-        let damage = list.iter().find(|g| g.id == id).unwrap().entry.as_ref().unwrap_err();
-        assert!(damage.reason.contains(" line ") && damage.reason.contains(" column "), "{}", damage.reason);
+        let damage = list
+            .iter()
+            .find(|g| g.id == id)
+            .unwrap()
+            .entry
+            .as_ref()
+            .unwrap_err();
+        assert!(
+            damage.reason.contains(" line ") && damage.reason.contains(" column "),
+            "{}",
+            damage.reason
+        );
     }
 
     for (id, _, _, _) in &cases {
         store.delete_game(id).unwrap();
         assert!(!game_file(&store, id).exists());
     }
-    let mut left = ids(&store.list_games()).into_iter().map(String::from).collect::<Vec<_>>();
+    let mut left = ids(&store.list_games())
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
     left.sort();
     let mut expected = vec![good_a.id.clone(), good_b.id.clone()];
     expected.sort();
@@ -281,7 +362,10 @@ fn leftover_temporary_files_are_ignored_and_cleaned_on_open() {
         assert!(!path.exists(), "{} should be cleaned", path.display());
     }
     assert_eq!(reopened.load_game(&game.id).unwrap(), game);
-    assert!(store.games_dir().join("notes.txt").exists(), "only our temporary files are removed");
+    assert!(
+        store.games_dir().join("notes.txt").exists(),
+        "only our temporary files are removed"
+    );
     assert_eq!(reopened.clean_temp_files(), 0);
 }
 
@@ -300,18 +384,34 @@ impl Drop for RestoreMode {
 
 fn assert_write_error(result: Result<(), StoreError>, path: &Path) {
     match result {
-        Err(StoreError::Write { path: failed, message }) => {
+        Err(StoreError::Write {
+            path: failed,
+            message,
+        }) => {
             assert_eq!(failed, path);
             assert!(!message.is_empty());
-            let shown = StoreError::Write { path: failed, message }.to_string();
-            assert!(shown.contains("could not save") && shown.contains("try again"), "{shown}");
+            let shown = StoreError::Write {
+                path: failed,
+                message,
+            }
+            .to_string();
+            assert!(
+                shown.contains("could not save") && shown.contains("try again"),
+                "{shown}"
+            );
         }
-        other => panic!("expected StoreError::Write for {}, got {other:?}", path.display()),
+        other => panic!(
+            "expected StoreError::Write for {}, got {other:?}",
+            path.display()
+        ),
     }
 }
 
 fn names_in(folder: &Path) -> Vec<OsString> {
-    let mut names: Vec<OsString> = fs::read_dir(folder).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let mut names: Vec<OsString> = fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     names.sort();
     names
 }
@@ -339,10 +439,18 @@ fn a_failed_write_returns_write_error_and_keeps_the_old_file() {
     if !is_root {
         assert_write_error(store.save_game(&changed), &path);
         assert_write_error(store.save_game_with_retry(&changed, 3), &path);
-        assert_eq!(fs::read(&path).unwrap(), before, "the old file is unchanged");
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            before,
+            "the old file is unchanged"
+        );
         drop(restore);
         assert_eq!(store.load_game(&game.id).unwrap(), game);
-        assert_eq!(names_in(&games), [OsString::from(format!("{}.json", game.id))], "no temporary file left");
+        assert_eq!(
+            names_in(&games),
+            [OsString::from(format!("{}.json", game.id))],
+            "no temporary file left"
+        );
         // The caller kept the record: once the folder is writable again, the same save succeeds.
         store.save_game(&changed).unwrap();
         assert_eq!(store.load_game(&game.id).unwrap(), changed);
@@ -362,23 +470,39 @@ fn a_failed_write_returns_write_error_and_keeps_the_old_file() {
     assert_write_error(store.save_game(&blocked), &blocked_path);
     assert_write_error(store.save_game_with_retry(&blocked, 3), &blocked_path);
     assert_eq!(fs::read(blocked_path.join("inside")).unwrap(), b"keep me");
-    assert_eq!(fs::read(&path).unwrap(), before, "the other game's file is unchanged");
-    let mut expected =
-        vec![OsString::from(format!("{}.json", blocked.id)), OsString::from(format!("{}.json", game.id))];
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        before,
+        "the other game's file is unchanged"
+    );
+    let mut expected = vec![
+        OsString::from(format!("{}.json", blocked.id)),
+        OsString::from(format!("{}.json", game.id)),
+    ];
     expected.sort();
     assert_eq!(names_in(&games), expected, "no temporary file left");
-    assert_eq!(ids(&store.list_games()), [game.id.as_str()], "a folder is not listed as a game");
+    assert_eq!(
+        ids(&store.list_games()),
+        [game.id.as_str()],
+        "a folder is not listed as a game"
+    );
 
     // 2. The games folder has become a regular file: nothing can be created under it.
     fs::remove_dir_all(&games).unwrap();
     fs::write(&games, b"not a folder").unwrap();
     assert_write_error(store.save_game(&changed), &path);
     assert!(store.list_games().is_empty());
-    assert!(matches!(store.try_list_games(), Err(StoreError::Open { .. })));
+    assert!(matches!(
+        store.try_list_games(),
+        Err(StoreError::Open { .. })
+    ));
 
     // 3. A store pointed under a regular file cannot even open.
     let under_file = folder.path().join("games").join("store");
-    assert!(matches!(Store::open(under_file), Err(StoreError::Open { .. })));
+    assert!(matches!(
+        Store::open(under_file),
+        Err(StoreError::Open { .. })
+    ));
 
     // The caller kept the record: once the folder is back, the same save succeeds.
     fs::remove_file(&games).unwrap();
@@ -406,10 +530,21 @@ fn settings_take_defaults_for_missing_fields_and_ignore_unknown_ones() {
     .unwrap();
     let (settings, damage) = store.load_settings();
     assert_eq!(damage, None);
-    assert_eq!(settings, Settings { language: Some("en".into()), sound: false, ..Settings::default() });
+    assert_eq!(
+        settings,
+        Settings {
+            language: Some("en".into()),
+            sound: false,
+            ..Settings::default()
+        }
+    );
 
     fs::write(&settings_path, b"{}").unwrap();
-    assert_eq!(store.load_settings(), (Settings::default(), None), "an old file without schema still loads");
+    assert_eq!(
+        store.load_settings(),
+        (Settings::default(), None),
+        "an old file without schema still loads"
+    );
 }
 
 #[test]
@@ -448,9 +583,19 @@ fn damaged_settings_and_stats_give_defaults_and_the_damage() {
 fn default_dir_prefers_the_variable_then_android_then_the_platform() {
     let android = PathBuf::from("/data/user/0/org.takhte/files");
     let from = Store::default_dir_from;
-    assert_eq!(from(Some("/tmp/mine".into()), Some(android.clone())), PathBuf::from("/tmp/mine"));
-    assert_eq!(from(Some("/tmp/mine".into()), None), PathBuf::from("/tmp/mine"));
-    assert_eq!(from(Some("".into()), Some(android.clone())), android, "an empty variable counts as unset");
+    assert_eq!(
+        from(Some("/tmp/mine".into()), Some(android.clone())),
+        PathBuf::from("/tmp/mine")
+    );
+    assert_eq!(
+        from(Some("/tmp/mine".into()), None),
+        PathBuf::from("/tmp/mine")
+    );
+    assert_eq!(
+        from(Some("".into()), Some(android.clone())),
+        android,
+        "an empty variable counts as unset"
+    );
     assert_eq!(from(None, Some(android.clone())), android);
     let platform = from(None, None);
     let expected = directories::ProjectDirs::from("org", "Takhte", "takhte")
@@ -462,7 +607,10 @@ fn default_dir_prefers_the_variable_then_android_then_the_platform() {
     // And the real lookup reads TAKHTE_DATA_DIR (only this test touches that variable).
     let saved = std::env::var_os("TAKHTE_DATA_DIR");
     std::env::set_var("TAKHTE_DATA_DIR", "/tmp/takhte-from-env");
-    assert_eq!(Store::default_dir(Some(android.clone())), PathBuf::from("/tmp/takhte-from-env"));
+    assert_eq!(
+        Store::default_dir(Some(android.clone())),
+        PathBuf::from("/tmp/takhte-from-env")
+    );
     std::env::set_var("TAKHTE_DATA_DIR", "");
     assert_eq!(Store::default_dir(Some(android.clone())), android);
     match saved {

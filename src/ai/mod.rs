@@ -84,7 +84,8 @@ pub fn think(req: &Request, cancel: &AtomicBool) -> Option<Answer> {
         use crate::rules::dice::Move as D;
         moves.retain(|m| match (m, req.rolled) {
             (AnyMove::Dice(D::King { .. }), None) => true,
-            (AnyMove::Dice(D::Pawn { face, .. }), Some(f)) | (AnyMove::Dice(D::Pass { face }), Some(f)) => *face == f,
+            (AnyMove::Dice(D::Pawn { face, .. }), Some(f))
+            | (AnyMove::Dice(D::Pass { face }), Some(f)) => *face == f,
             _ => false,
         });
         if req.rolled.is_none() && (moves.is_empty() || rng.gen_bool(0.8)) {
@@ -106,9 +107,13 @@ pub fn think(req: &Request, cancel: &AtomicBool) -> Option<Answer> {
 fn is_capture(game: &AnyGame, mv: &AnyMove) -> bool {
     match (game, mv) {
         (AnyGame::Chess(l), AnyMove::Chess(m)) => l.position().board().is_capture(*m),
-        (AnyGame::Mine(l), AnyMove::Mine(crate::rules::mine::Move::Piece(m))) => l.position().board().is_capture(*m),
+        (AnyGame::Mine(l), AnyMove::Mine(crate::rules::mine::Move::Piece(m))) => {
+            l.position().board().is_capture(*m)
+        }
         (AnyGame::Draughts(_), AnyMove::Draughts(m)) => m.is_capture(),
-        (AnyGame::Dice(l), AnyMove::Dice(m)) => m.to().and_then(|t| l.position().piece_at(t)).is_some(),
+        (AnyGame::Dice(l), AnyMove::Dice(m)) => {
+            m.to().and_then(|t| l.position().piece_at(t)).is_some()
+        }
         _ => false,
     }
 }

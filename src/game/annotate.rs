@@ -33,7 +33,10 @@ pub fn chess_piece(p: chess::Piece) -> PieceView {
         Queen => Glyph::Queen,
         King => Glyph::King,
     };
-    PieceView { side: p.side, glyph }
+    PieceView {
+        side: p.side,
+        glyph,
+    }
 }
 
 /// The drawn form of a dice-chess piece.
@@ -42,28 +45,48 @@ pub fn dice_piece(p: dice::Piece) -> PieceView {
         dice::PieceKind::King => Glyph::King,
         dice::PieceKind::Pawn => Glyph::Pawn,
     };
-    PieceView { side: p.side, glyph }
+    PieceView {
+        side: p.side,
+        glyph,
+    }
 }
 
 /// The drawn form of a draughts piece.
 pub fn draughts_piece(p: draughts::Piece) -> PieceView {
     match p {
-        draughts::Piece::Man(side) => PieceView { side, glyph: Glyph::Man },
-        draughts::Piece::King(side) => PieceView { side, glyph: Glyph::DamaKing },
+        draughts::Piece::Man(side) => PieceView {
+            side,
+            glyph: Glyph::Man,
+        },
+        draughts::Piece::King(side) => PieceView {
+            side,
+            glyph: Glyph::DamaKing,
+        },
     }
 }
 
 /// Describes `mv`, about to be played in `game` (before it is played).
 pub fn describe(game: &AnyGame, mv: &AnyMove) -> Ply {
     let side = game.side_to_move();
-    let mut ply = Ply { text: game.move_to_text(mv), side, path: Vec::new(), captured_squares: Vec::new(), captured: Vec::new(), destroyed: None };
+    let mut ply = Ply {
+        text: game.move_to_text(mv),
+        side,
+        path: Vec::new(),
+        captured_squares: Vec::new(),
+        captured: Vec::new(),
+        destroyed: None,
+    };
     match (game, mv) {
         (AnyGame::Chess(l), AnyMove::Chess(m)) => {
             let pos = l.position();
             ply.text = pos.san(m);
             ply.path = vec![m.from, m.to];
             if pos.board().is_capture(*m) {
-                let sq = if pos.board().is_en_passant(*m) { Square::new(m.to.file(), m.from.rank()) } else { m.to };
+                let sq = if pos.board().is_en_passant(*m) {
+                    Square::new(m.to.file(), m.from.rank())
+                } else {
+                    m.to
+                };
                 ply.captured_squares.push(sq);
                 ply.captured.extend(pos.piece_at(sq).map(chess_piece));
             }
@@ -97,7 +120,12 @@ pub fn describe(game: &AnyGame, mv: &AnyMove) -> Ply {
             let pos = l.position();
             ply.path = m.path.clone();
             ply.captured_squares = m.captured.clone();
-            ply.captured = m.captured.iter().filter_map(|&s| pos.piece_at(s)).map(draughts_piece).collect();
+            ply.captured = m
+                .captured
+                .iter()
+                .filter_map(|&s| pos.piece_at(s))
+                .map(draughts_piece)
+                .collect();
         }
         _ => {}
     }

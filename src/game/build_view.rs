@@ -5,13 +5,19 @@ use crate::rules::{mine, AnyGame, AnyMove, Side, Square};
 
 use super::annotate::{chess_piece, dice_piece, draughts_piece};
 use super::controller::{move_path, result_word, side_word, Controller, Opponent};
-use super::view::{mark, Buttons, ClockView, DieView, MoveEntry, PieceView, ResultView, SquareView, Status, View};
+use super::view::{
+    mark, Buttons, ClockView, DieView, MoveEntry, PieceView, ResultView, SquareView, Status, View,
+};
 
 /// The view of `c`'s game now.
 pub fn build(c: &Controller) -> View {
     let session = c.session();
     let game = session.game();
-    let ranks = if matches!(game, AnyGame::Mine(_)) { 10 } else { 8 };
+    let ranks = if matches!(game, AnyGame::Mine(_)) {
+        10
+    } else {
+        8
+    };
     let mut squares_view = vec![SquareView::default(); 8 * ranks as usize];
     let side = game.side_to_move();
 
@@ -88,7 +94,9 @@ pub fn build(c: &Controller) -> View {
                 squares_view[first.index()].marks |= mark::LAST_FROM;
                 squares_view[last.index()].marks |= mark::LAST_TO;
             }
-            if ply.path.len() > 2 || !ply.captured_squares.is_empty() && matches!(game, AnyGame::Draughts(_)) {
+            if ply.path.len() > 2
+                || !ply.captured_squares.is_empty() && matches!(game, AnyGame::Draughts(_))
+            {
                 for s in &ply.path[1..] {
                     squares_view[s.index()].marks |= mark::PATH;
                 }
@@ -132,7 +140,11 @@ pub fn build(c: &Controller) -> View {
                 squares_view[s.index()].marks |= mark::PATH;
             }
             if let AnyGame::Draughts(l) = game {
-                if let Some(m) = l.legal_moves().into_iter().find(|m| m.path.starts_with(partial)) {
+                if let Some(m) = l
+                    .legal_moves()
+                    .into_iter()
+                    .find(|m| m.path.starts_with(partial))
+                {
                     for s in m.captured.iter().take(partial.len() - 1) {
                         squares_view[s.index()].marks |= mark::PATH_CAPTURED;
                     }
@@ -162,7 +174,11 @@ pub fn build(c: &Controller) -> View {
     let moves = plies
         .iter()
         .enumerate()
-        .map(|(i, p)| MoveEntry { text: p.text.clone(), side: p.side, current: i + 1 == cursor })
+        .map(|(i, p)| MoveEntry {
+            text: p.text.clone(),
+            side: p.side,
+            current: i + 1 == cursor,
+        })
         .collect();
 
     // Die.
@@ -178,10 +194,17 @@ pub fn build(c: &Controller) -> View {
 
     let now = c.clock_now();
     let clocks = session.clock.as_ref().map(|clock| {
-        [Side::White, Side::Black].map(|s| ClockView { remaining_ms: clock.remaining(s, now), running: clock.running_side() == Some(s) })
+        [Side::White, Side::Black].map(|s| ClockView {
+            remaining_ms: clock.remaining(s, now),
+            running: clock.running_side() == Some(s),
+        })
     });
 
-    let end = if c.reviewing() { session.final_end() } else { session.end() };
+    let end = if c.reviewing() {
+        session.final_end()
+    } else {
+        session.end()
+    };
     let result = end.map(|e| ResultView {
         winner: match e.result() {
             crate::rules::GameResult::Win(s) => Some(s),
@@ -204,7 +227,9 @@ pub fn build(c: &Controller) -> View {
     let status = if let Some(n) = c.notice() {
         n.clone()
     } else if let Some(e) = end {
-        Status::new("status-game-over").arg("result", result_word(e.result())).arg("reason", e.reason())
+        Status::new("status-game-over")
+            .arg("result", result_word(e.result()))
+            .arg("reason", e.reason())
     } else if c.pending_promotion().is_some() {
         Status::new("status-choose-promotion")
     } else if c.thinking() {
@@ -213,8 +238,12 @@ pub fn build(c: &Controller) -> View {
         Status::new("status-draw-offered").arg("side", side_word(offer))
     } else if let (AnyGame::Dice(l), true) = (game, c.human_to_move()) {
         match c.rolled() {
-            Some(face) => Status::new("status-choose-pawn").arg("face", face.to_string()).arg("side", side_word(side)),
-            None if l.position().can_roll() => Status::new("status-roll-or-king").arg("side", side_word(side)),
+            Some(face) => Status::new("status-choose-pawn")
+                .arg("face", face.to_string())
+                .arg("side", side_word(side)),
+            None if l.position().can_roll() => {
+                Status::new("status-roll-or-king").arg("side", side_word(side))
+            }
             None => Status::new("status-king-only").arg("side", side_word(side)),
         }
     } else if squares_view.iter().any(|s| s.marks & mark::CHECK != 0) {
@@ -253,9 +282,13 @@ pub fn build(c: &Controller) -> View {
 fn captures(game: &AnyGame, mv: &AnyMove) -> bool {
     match (game, mv) {
         (AnyGame::Chess(l), AnyMove::Chess(m)) => l.position().board().is_capture(*m),
-        (AnyGame::Mine(l), AnyMove::Mine(mine::Move::Piece(m))) => l.position().board().is_capture(*m),
+        (AnyGame::Mine(l), AnyMove::Mine(mine::Move::Piece(m))) => {
+            l.position().board().is_capture(*m)
+        }
         (AnyGame::Draughts(_), AnyMove::Draughts(m)) => m.is_capture(),
-        (AnyGame::Dice(l), AnyMove::Dice(m)) => m.to().and_then(|t| l.position().piece_at(t)).is_some(),
+        (AnyGame::Dice(l), AnyMove::Dice(m)) => {
+            m.to().and_then(|t| l.position().piece_at(t)).is_some()
+        }
         _ => false,
     }
 }

@@ -16,7 +16,10 @@ pub struct TimeControl {
 impl TimeControl {
     /// A control of `minutes` plus `increment_s` seconds a move.
     pub const fn new(minutes: u64, increment_s: u64) -> TimeControl {
-        TimeControl { base_ms: minutes * 60_000, increment_ms: increment_s * 1000 }
+        TimeControl {
+            base_ms: minutes * 60_000,
+            increment_ms: increment_s * 1000,
+        }
     }
 
     /// The presets offered in the new-game screen: 1+0, 3+2, 5+0, 10+0, 10+5, 15+10, 30+0.
@@ -48,19 +51,29 @@ pub struct Clock {
 impl Clock {
     /// Both sides at the full time, stopped.
     pub fn new(control: TimeControl) -> Clock {
-        Clock { control, remaining: [control.base_ms; 2], running: None }
+        Clock {
+            control,
+            remaining: [control.base_ms; 2],
+            running: None,
+        }
     }
 
     /// A clock with the given times left (from a saved game), stopped.
     pub fn with_remaining(control: TimeControl, white_ms: u64, black_ms: u64) -> Clock {
-        Clock { control, remaining: [white_ms, black_ms], running: None }
+        Clock {
+            control,
+            remaining: [white_ms, black_ms],
+            running: None,
+        }
     }
 
     /// Milliseconds left for `side` at `now`.
     pub fn remaining(&self, side: Side, now: Instant) -> u64 {
         let base = self.remaining[side.index()];
         match self.running {
-            Some((s, since)) if s == side => base.saturating_sub(now.saturating_duration_since(since).as_millis() as u64),
+            Some((s, since)) if s == side => {
+                base.saturating_sub(now.saturating_duration_since(since).as_millis() as u64)
+            }
             _ => base,
         }
     }
@@ -95,7 +108,9 @@ impl Clock {
 
     /// The side whose time has run out, if any.
     pub fn flagged(&self, now: Instant) -> Option<Side> {
-        [Side::White, Side::Black].into_iter().find(|&s| self.remaining(s, now) == 0)
+        [Side::White, Side::Black]
+            .into_iter()
+            .find(|&s| self.remaining(s, now) == 0)
     }
 }
 
@@ -109,12 +124,24 @@ mod tests {
         let t0 = Instant::now();
         let mut c = Clock::new(TimeControl::new(3, 2));
         c.start(Side::White, t0);
-        assert_eq!(c.remaining(Side::White, t0 + Duration::from_secs(10)), 170_000);
+        assert_eq!(
+            c.remaining(Side::White, t0 + Duration::from_secs(10)),
+            170_000
+        );
         c.after_move(Side::White, t0 + Duration::from_secs(10));
-        assert_eq!(c.remaining(Side::White, t0 + Duration::from_secs(20)), 172_000);
-        assert_eq!(c.remaining(Side::Black, t0 + Duration::from_secs(20)), 170_000);
+        assert_eq!(
+            c.remaining(Side::White, t0 + Duration::from_secs(20)),
+            172_000
+        );
+        assert_eq!(
+            c.remaining(Side::Black, t0 + Duration::from_secs(20)),
+            170_000
+        );
         c.pause(t0 + Duration::from_secs(20));
-        assert_eq!(c.remaining(Side::Black, t0 + Duration::from_secs(500)), 170_000);
+        assert_eq!(
+            c.remaining(Side::Black, t0 + Duration::from_secs(500)),
+            170_000
+        );
         c.start(Side::Black, t0 + Duration::from_secs(500));
         assert_eq!(c.flagged(t0 + Duration::from_secs(669)), None);
         assert_eq!(c.flagged(t0 + Duration::from_secs(670)), Some(Side::Black));
@@ -123,6 +150,9 @@ mod tests {
     #[test]
     fn presets_are_the_issue_list() {
         let labels: Vec<String> = TimeControl::PRESETS.iter().map(|t| t.label()).collect();
-        assert_eq!(labels, ["1+0", "3+2", "5+0", "10+0", "10+5", "15+10", "30+0"]);
+        assert_eq!(
+            labels,
+            ["1+0", "3+2", "5+0", "10+0", "10+5", "15+10", "30+0"]
+        );
     }
 }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::ai::{Answer, Engine, Request};
-use crate::rules::{chess, dice, mine, AnyGame, AnyMove, GameKind, GameResult, Rules, Side, Square};
+use crate::rules::{
+    chess, dice, mine, AnyGame, AnyMove, GameKind, GameResult, Rules, Side, Square,
+};
 
 use super::annotate::{annotate, describe, Ply};
 use super::clock::{Clock, TimeControl};
@@ -52,7 +54,9 @@ impl Layout {
 
     /// Reads the machine word.
     pub fn parse(text: &str) -> Option<Layout> {
-        [Layout::Rotate, Layout::FaceToFace, Layout::Fixed].into_iter().find(|l| l.name() == text)
+        [Layout::Rotate, Layout::FaceToFace, Layout::Fixed]
+            .into_iter()
+            .find(|l| l.name() == text)
     }
 }
 
@@ -74,12 +78,24 @@ pub struct NewGame {
 impl NewGame {
     /// A game of `kind` for two players on this device, rotating, without a clock.
     pub fn pass_and_play(kind: GameKind) -> NewGame {
-        NewGame { kind, opponent: Opponent::PassAndPlay, layout: Layout::Rotate, time_control: None, position: None }
+        NewGame {
+            kind,
+            opponent: Opponent::PassAndPlay,
+            layout: Layout::Rotate,
+            time_control: None,
+            position: None,
+        }
     }
 
     /// A game of `kind` against the computer at `level`, the human playing `human`.
     pub fn against_computer(kind: GameKind, level: u8, human: Side) -> NewGame {
-        NewGame { kind, opponent: Opponent::Computer { level, human }, layout: Layout::Fixed, time_control: None, position: None }
+        NewGame {
+            kind,
+            opponent: Opponent::Computer { level, human },
+            layout: Layout::Fixed,
+            time_control: None,
+            position: None,
+        }
     }
 }
 
@@ -113,6 +129,25 @@ impl ScriptedRandomness {
     /// Rolls and seeds in the order they will be used.
     pub fn new(rolls: Vec<u8>, seeds: Vec<u64>) -> ScriptedRandomness {
         ScriptedRandomness { rolls, seeds }
+    }
+}
+
+impl ScriptedRandomness {
+    /// Rolls and seeds drawn from a seeded generator (reproducible random play).
+    pub fn from_seed(seed: u64) -> SeededRandomness {
+        SeededRandomness(<rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed))
+    }
+}
+
+/// Randomness from a seeded generator.
+pub struct SeededRandomness(rand_chacha::ChaCha8Rng);
+
+impl Randomness for SeededRandomness {
+    fn roll(&mut self) -> u8 {
+        rand::Rng::gen_range(&mut self.0, 1..=6)
+    }
+    fn seed(&mut self) -> u64 {
+        rand::Rng::gen(&mut self.0)
     }
 }
 
@@ -175,7 +210,11 @@ pub struct Controller {
 
 impl Controller {
     /// A controller with a new game.
-    pub fn new(game: NewGame, engine: Arc<dyn Engine>, mut random: Box<dyn Randomness>) -> Result<Controller, SessionError> {
+    pub fn new(
+        game: NewGame,
+        engine: Arc<dyn Engine>,
+        mut random: Box<dyn Randomness>,
+    ) -> Result<Controller, SessionError> {
         let session = Controller::new_session(&game, random.as_mut())?;
         let mut c = Controller {
             session,
@@ -215,11 +254,13 @@ impl Controller {
         engine: Arc<dyn Engine>,
         random: Box<dyn Randomness>,
     ) -> Controller {
-        let mut c = Controller::new(NewGame::pass_and_play(GameKind::Chess), engine, random).expect("the standard chess start always builds");
+        let mut c = Controller::new(NewGame::pass_and_play(GameKind::Chess), engine, random)
+            .expect("the standard chess start always builds");
         c.session = session;
         c.opponent = opponent;
         c.layout = layout;
         c.rolled = rolled.filter(|f| (1..=6).contains(f));
+        c.reviewing = c.session.is_behind() && c.session.final_end().is_some();
         c.paused = true;
         c.after_change();
         c.changed = false;
@@ -241,7 +282,12 @@ impl Controller {
                 rolls.push((6, 1));
             }
         }
-        let start = GameStart { kind: game.kind, position: game.position.clone(), seed, start_rolls: rolls };
+        let start = GameStart {
+            kind: game.kind,
+            position: game.position.clone(),
+            seed,
+            start_rolls: rolls,
+        };
         let mut session = Session::new(start)?;
         if game.kind == GameKind::Chess {
             session.clock = game.time_control.map(Clock::new);
@@ -297,7 +343,10 @@ impl Controller {
     }
 
     fn can_act(&self) -> bool {
-        !self.reviewing && !self.session.is_over() && self.human_to_move() && self.promotion.is_none()
+        !self.reviewing
+            && !self.session.is_over()
+            && self.human_to_move()
+            && self.promotion.is_none()
     }
 
     /// Whether the player is stepping through the game (review): moves are not played then.
@@ -317,7 +366,13 @@ impl Controller {
         self.rolled = None;
         self.last_face = None;
         self.reviewing = false;
-        self.manual_flip = matches!(game.opponent, Opponent::Computer { human: Side::Black, .. });
+        self.manual_flip = matches!(
+            game.opponent,
+            Opponent::Computer {
+                human: Side::Black,
+                ..
+            }
+        );
         self.draw_offer = None;
         self.paused = false;
         self.after_change();
@@ -363,7 +418,9 @@ impl Controller {
                 }
                 match (&m, self.rolled) {
                     (AnyMove::Dice(dice::Move::King { .. }), None) => Some((m, path)),
-                    (AnyMove::Dice(dice::Move::Pawn { face, .. }), Some(f)) if *face == f => Some((m, path)),
+                    (AnyMove::Dice(dice::Move::Pawn { face, .. }), Some(f)) if *face == f => {
+                        Some((m, path))
+                    }
                     (AnyMove::Dice(_), _) => None,
                     _ => Some((m, path)),
                 }
@@ -373,8 +430,12 @@ impl Controller {
 
     fn tap_piece_game(&mut self, square: Square) {
         if let Some(from) = self.selected {
-            let candidates: Vec<AnyMove> =
-                self.selectable_moves(from).into_iter().filter(|(_, p)| p.last() == Some(&square)).map(|(m, _)| m).collect();
+            let candidates: Vec<AnyMove> = self
+                .selectable_moves(from)
+                .into_iter()
+                .filter(|(_, p)| p.last() == Some(&square))
+                .map(|(m, _)| m)
+                .collect();
             if candidates.len() > 1 {
                 // Only chess promotions share their squares: ask which piece.
                 self.promotion = Some((from, square));
@@ -386,14 +447,21 @@ impl Controller {
                 return;
             }
         }
-        let has_moves = !self.selectable_moves(square).is_empty() || self.sapper_of(square).is_some();
+        let has_moves =
+            !self.selectable_moves(square).is_empty() || self.sapper_of(square).is_some();
         if has_moves {
-            self.selected = if self.selected == Some(square) { None } else { Some(square) };
+            self.selected = if self.selected == Some(square) {
+                None
+            } else {
+                Some(square)
+            };
         } else {
             self.selected = None;
             if let AnyGame::Dice(l) = self.session.game() {
                 let pos = l.position();
-                let own_pawn = pos.piece_at(square).is_some_and(|p| p.side == pos.side_to_move() && p.kind == dice::PieceKind::Pawn);
+                let own_pawn = pos.piece_at(square).is_some_and(|p| {
+                    p.side == pos.side_to_move() && p.kind == dice::PieceKind::Pawn
+                });
                 if own_pawn && self.rolled.is_none() && pos.can_roll() {
                     self.notice = Some(Status::new("status-roll-first"));
                 }
@@ -443,8 +511,15 @@ impl Controller {
             self.selected = None;
             if let AnyGame::Draughts(l) = game {
                 let pos = l.position();
-                if pos.max_capture() > 0 && pos.piece_at(square).is_some_and(|p| p.side() == pos.side_to_move()) {
-                    self.notice = Some(Status::new("status-must-capture").arg("count", pos.max_capture().to_string()));
+                if pos.max_capture() > 0
+                    && pos
+                        .piece_at(square)
+                        .is_some_and(|p| p.side() == pos.side_to_move())
+                {
+                    self.notice = Some(
+                        Status::new("status-must-capture")
+                            .arg("count", pos.max_capture().to_string()),
+                    );
                 }
             }
         }
@@ -452,15 +527,23 @@ impl Controller {
 
     fn sapper_of(&self, square: Square) -> Option<Square> {
         match self.session.game() {
-            AnyGame::Mine(l) if l.legal_moves().contains(&mine::Move::Sapper(square)) => l.position().sapper_target(square),
+            AnyGame::Mine(l) if l.legal_moves().contains(&mine::Move::Sapper(square)) => {
+                l.position().sapper_target(square)
+            }
             _ => None,
         }
     }
 
     /// Chooses the promotion piece for the pending promotion.
     pub fn choose_promotion(&mut self, kind: chess::Kind) {
-        let Some((from, to)) = self.promotion.take() else { return };
-        let mv = AnyMove::Chess(chess::Move { from, to, promotion: Some(kind) });
+        let Some((from, to)) = self.promotion.take() else {
+            return;
+        };
+        let mv = AnyMove::Chess(chess::Move {
+            from,
+            to,
+            promotion: Some(kind),
+        });
         self.selected = None;
         self.play(mv);
     }
@@ -488,7 +571,9 @@ impl Controller {
         if !self.can_act() || self.rolled.is_some() {
             return;
         }
-        let AnyGame::Dice(l) = self.session.game() else { return };
+        let AnyGame::Dice(l) = self.session.game() else {
+            return;
+        };
         if !l.position().can_roll() {
             return;
         }
@@ -497,7 +582,9 @@ impl Controller {
     }
 
     fn apply_roll(&mut self, face: u8) {
-        let AnyGame::Dice(l) = self.session.game() else { return };
+        let AnyGame::Dice(l) = self.session.game() else {
+            return;
+        };
         let pos = l.position();
         self.selected = None;
         self.hint = None;
@@ -507,7 +594,11 @@ impl Controller {
             let side = pos.side_to_move();
             self.play(AnyMove::Dice(dice::Move::Pass { face }));
             if !in_check {
-                self.notice = Some(Status::new("status-empty-roll").arg("face", face.to_string()).arg("side", side_word(side)));
+                self.notice = Some(
+                    Status::new("status-empty-roll")
+                        .arg("face", face.to_string())
+                        .arg("side", side_word(side)),
+                );
             }
         } else {
             self.rolled = Some(face);
@@ -538,7 +629,11 @@ impl Controller {
             }
         }
         if let Some(p) = ply.destroyed {
-            self.notice = Some(Status::new("status-mine-destroyed").arg("piece", p.glyph.name()).arg("side", side_word(p.side)));
+            self.notice = Some(
+                Status::new("status-mine-destroyed")
+                    .arg("piece", p.glyph.name())
+                    .arg("side", side_word(p.side)),
+            );
         }
         if let (Some(false), AnyGame::Mine(l)) = (before_fog, self.session.game()) {
             if l.position().fog_lifted() && self.notice.is_none() {
@@ -557,7 +652,8 @@ impl Controller {
         self.rolled = None;
         let mut n = self.session.undo(1);
         if let Opponent::Computer { human, .. } = self.opponent {
-            while n > 0 && self.session.game().side_to_move() != human && self.session.cursor() > 0 {
+            while n > 0 && self.session.game().side_to_move() != human && self.session.cursor() > 0
+            {
                 n = self.session.undo(1);
             }
         }
@@ -582,7 +678,8 @@ impl Controller {
 
     /// Steps the review cursor by `delta` moves (a finished or saved game).
     pub fn review_step(&mut self, delta: i32) {
-        let target = (self.session.cursor() as i64 + delta as i64).clamp(0, self.session.moves().len() as i64) as usize;
+        let target = (self.session.cursor() as i64 + delta as i64)
+            .clamp(0, self.session.moves().len() as i64) as usize;
         self.review_to(target);
     }
 
@@ -692,7 +789,8 @@ impl Controller {
 
     fn start_clock_if_live(&mut self) {
         let now = self.now();
-        let live = !self.paused && !self.reviewing && !self.session.is_over() && self.session.cursor() > 0;
+        let live =
+            !self.paused && !self.reviewing && !self.session.is_over() && self.session.cursor() > 0;
         let side = self.session.game().side_to_move();
         if let Some(c) = self.session.clock.as_mut() {
             if live && c.running_side() != Some(side) {
@@ -708,7 +806,9 @@ impl Controller {
             if let Some(loser) = c.flagged(now) {
                 if !self.session.is_over() {
                     let draw = match self.session.game() {
-                        AnyGame::Chess(l) => !l.position().board().can_possibly_mate(loser.opponent()),
+                        AnyGame::Chess(l) => {
+                            !l.position().board().can_possibly_mate(loser.opponent())
+                        }
                         _ => false,
                     };
                     self.cancel_search();
@@ -737,8 +837,13 @@ impl Controller {
         };
         let req = Request {
             game: self.session.game().clone(),
-            level: if matches!(purpose, Purpose::Hint) { crate::ai::MAX_LEVEL } else { level },
-            seed: self.session.start().seed ^ (self.session.cursor() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            level: if matches!(purpose, Purpose::Hint) {
+                crate::ai::MAX_LEVEL
+            } else {
+                level
+            },
+            seed: self.session.start().seed
+                ^ (self.session.cursor() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
             rolled: self.rolled,
             movetime_ms: self.movetime_ms,
         };
@@ -750,11 +855,21 @@ impl Controller {
             let answer = engine.think(&req, &flag);
             let _ = tx.send(answer);
         });
-        self.pending = Some(Pending { generation: self.generation, purpose, cancel, answer: rx });
+        self.pending = Some(Pending {
+            generation: self.generation,
+            purpose,
+            cancel,
+            answer: rx,
+        });
     }
 
     fn maybe_start_ai(&mut self) {
-        if self.pending.is_some() || self.paused || self.reviewing || self.session.is_over() || self.human_to_move() {
+        if self.pending.is_some()
+            || self.paused
+            || self.reviewing
+            || self.session.is_over()
+            || self.human_to_move()
+        {
             return;
         }
         self.start_search(Purpose::Move);
@@ -796,7 +911,9 @@ impl Controller {
 
     /// Whether the computer is thinking.
     pub fn thinking(&self) -> bool {
-        self.pending.as_ref().is_some_and(|p| matches!(p.purpose, Purpose::Move))
+        self.pending
+            .as_ref()
+            .is_some_and(|p| matches!(p.purpose, Purpose::Move))
     }
 
     fn handle_answer(&mut self, p: Pending, answer: Option<Answer>) {
@@ -805,7 +922,9 @@ impl Controller {
         }
         match (p.purpose, answer) {
             (Purpose::Hint, Some(Answer::Move(m))) => self.hint = Some(m),
-            (Purpose::Hint, Some(Answer::Roll)) => self.notice = Some(Status::new("status-hint-roll")),
+            (Purpose::Hint, Some(Answer::Roll)) => {
+                self.notice = Some(Status::new("status-hint-roll"))
+            }
             (Purpose::Move, Some(Answer::Move(m))) => self.play(m),
             (Purpose::Move, Some(Answer::Roll)) => {
                 let face = self.random.roll();
@@ -864,7 +983,8 @@ impl Controller {
         self.draw_offer
     }
     pub(crate) fn flipped(&self) -> bool {
-        let rotate = matches!(self.opponent, Opponent::PassAndPlay) && self.layout == Layout::Rotate;
+        let rotate =
+            matches!(self.opponent, Opponent::PassAndPlay) && self.layout == Layout::Rotate;
         let base = rotate && self.session.game().side_to_move() == Side::Black;
         base != self.manual_flip
     }

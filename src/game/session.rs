@@ -1,7 +1,10 @@
 //! A game session: its start, the moves played, a cursor for undo, redo and review, the clocks
 //! and the result.
 
-use crate::rules::{dice, AnyGame, AnyMove, EndReason, GameKind, GameResult, Line, MoveError, Outcome, PositionError, Side};
+use crate::rules::{
+    dice, AnyGame, AnyMove, EndReason, GameKind, GameResult, Line, MoveError, Outcome,
+    PositionError, Side,
+};
 
 use super::clock::Clock;
 
@@ -22,7 +25,12 @@ pub struct GameStart {
 impl GameStart {
     /// The standard start of `kind`.
     pub fn standard(kind: GameKind, seed: u64, start_rolls: Vec<(u8, u8)>) -> GameStart {
-        GameStart { kind, position: None, seed, start_rolls }
+        GameStart {
+            kind,
+            position: None,
+            seed,
+            start_rolls,
+        }
     }
 
     /// The first position, with an empty history.
@@ -34,7 +42,8 @@ impl GameStart {
             let first = if self.start_rolls.is_empty() {
                 Side::White
             } else {
-                dice::start_roll(&self.start_rolls).map_err(|e| SessionError::StartRoll(e.to_string()))?
+                dice::start_roll(&self.start_rolls)
+                    .map_err(|e| SessionError::StartRoll(e.to_string()))?
             };
             return Ok(AnyGame::Dice(Line::new(dice::Position::start(first))));
         }
@@ -106,7 +115,10 @@ impl GameEnd {
         match (reason, result) {
             ("resignation", GameResult::Win(w)) => Some(GameEnd::Resigned(w.opponent())),
             ("agreement", GameResult::Draw) => Some(GameEnd::Agreed),
-            ("time", GameResult::Win(w)) => Some(GameEnd::Time { loser: w.opponent(), draw: false }),
+            ("time", GameResult::Win(w)) => Some(GameEnd::Time {
+                loser: w.opponent(),
+                draw: false,
+            }),
             ("time-insufficient-material", GameResult::Draw) => None,
             _ => None,
         }
@@ -140,7 +152,9 @@ impl std::fmt::Display for SessionError {
         match self {
             SessionError::Position(e) => write!(f, "{e}"),
             SessionError::StartRoll(e) => write!(f, "start roll: {e}"),
-            SessionError::Replay { index, text, error } => write!(f, "move {index} '{text}' no longer replays: {error}"),
+            SessionError::Replay { index, text, error } => {
+                write!(f, "move {index} '{text}' no longer replays: {error}")
+            }
             SessionError::Move(e) => write!(f, "{e}"),
             SessionError::Over => write!(f, "the game is over"),
         }
@@ -166,17 +180,33 @@ impl Session {
     /// A new game from `start`.
     pub fn new(start: GameStart) -> Result<Session, SessionError> {
         let game = start.first_position()?;
-        Ok(Session { start, moves: Vec::new(), cursor: 0, game, end: None, clock: None })
+        Ok(Session {
+            start,
+            moves: Vec::new(),
+            cursor: 0,
+            game,
+            end: None,
+            clock: None,
+        })
     }
 
     /// Rebuilds a saved game: replays `moves`, puts the cursor at `cursor` and restores a
     /// non-rules end (resignation, agreement, time). A move that does not replay is an error.
-    pub fn restore(start: GameStart, moves: Vec<String>, cursor: usize, end: Option<GameEnd>) -> Result<Session, SessionError> {
+    pub fn restore(
+        start: GameStart,
+        moves: Vec<String>,
+        cursor: usize,
+        end: Option<GameEnd>,
+    ) -> Result<Session, SessionError> {
         let mut s = Session::new(start)?;
         // Replay every move once to validate the whole list.
         let mut game = s.game.clone();
         for (i, text) in moves.iter().enumerate() {
-            game.play_text(text).map_err(|error| SessionError::Replay { index: i + 1, text: text.clone(), error })?;
+            game.play_text(text).map_err(|error| SessionError::Replay {
+                index: i + 1,
+                text: text.clone(),
+                error,
+            })?;
         }
         s.moves = moves;
         s.cursor = cursor.min(s.moves.len());
@@ -189,7 +219,10 @@ impl Session {
     }
 
     fn replay(&self, upto: usize) -> AnyGame {
-        let mut game = self.start.first_position().unwrap_or_else(|_| self.game.clone());
+        let mut game = self
+            .start
+            .first_position()
+            .unwrap_or_else(|_| self.game.clone());
         for text in &self.moves[..upto] {
             if game.play_text(text).is_err() {
                 break;
@@ -244,7 +277,8 @@ impl Session {
         if self.cursor == self.moves.len() {
             return self.end();
         }
-        self.end.or_else(|| self.replay(self.moves.len()).outcome().map(GameEnd::Rules))
+        self.end
+            .or_else(|| self.replay(self.moves.len()).outcome().map(GameEnd::Rules))
     }
 
     /// Whether the game is over at the cursor.

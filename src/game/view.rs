@@ -105,7 +105,10 @@ pub struct Status {
 impl Status {
     /// A status without arguments.
     pub fn new(key: &'static str) -> Status {
-        Status { key, args: Vec::new() }
+        Status {
+            key,
+            args: Vec::new(),
+        }
     }
 
     /// Adds an argument.

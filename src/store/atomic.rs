@@ -48,7 +48,10 @@ fn write_inner(path: &Path, bytes: &[u8], fault: Fault) -> Result<(), StoreError
         message: format!("{step}: {error}"),
     };
     let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
-        return Err(fail("no folder or file name", io::Error::from(io::ErrorKind::InvalidInput)));
+        return Err(fail(
+            "no folder or file name",
+            io::Error::from(io::ErrorKind::InvalidInput),
+        ));
     };
     // The folder may have been removed behind our back; bring it back rather than fail.
     if !folder.as_os_str().is_empty() && !folder.is_dir() {
@@ -62,13 +65,18 @@ fn write_inner(path: &Path, bytes: &[u8], fault: Fault) -> Result<(), StoreError
         .map_err(|e| fail("cannot create a temporary file", e))?;
     let written = write_and_sync(&mut file, bytes, fault);
     drop(file);
-    let result = written.map_err(|e| fail("cannot write the temporary file", e)).and_then(|()| {
-        #[cfg(test)]
-        if fault == Some(FailAt::Rename) {
-            return Err(fail("cannot replace the old file", io::Error::other("simulated failure")));
-        }
-        fs::rename(&temp, path).map_err(|e| fail("cannot replace the old file", e))
-    });
+    let result = written
+        .map_err(|e| fail("cannot write the temporary file", e))
+        .and_then(|()| {
+            #[cfg(test)]
+            if fault == Some(FailAt::Rename) {
+                return Err(fail(
+                    "cannot replace the old file",
+                    io::Error::other("simulated failure"),
+                ));
+            }
+            fs::rename(&temp, path).map_err(|e| fail("cannot replace the old file", e))
+        });
     match result {
         Ok(()) => {
             sync_folder(folder);
@@ -97,7 +105,11 @@ fn write_and_sync(file: &mut File, bytes: &[u8], fault: Fault) -> io::Result<()>
 /// that fails) there is nothing more to do, the data itself is already on disk.
 fn sync_folder(folder: &Path) {
     #[cfg(unix)]
-    if let Ok(dir) = File::open(if folder.as_os_str().is_empty() { Path::new(".") } else { folder }) {
+    if let Ok(dir) = File::open(if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    }) {
         let _ = dir.sync_all();
     }
     #[cfg(not(unix))]
@@ -131,12 +143,16 @@ pub(crate) fn is_temp_name(name: &str) -> bool {
 /// returns how many went. Files of this process are kept: a write may be under way in another
 /// thread. Failures are ignored: a leftover file is harmless, only untidy.
 pub(crate) fn remove_temp_files(folder: &Path) -> usize {
-    let Ok(entries) = fs::read_dir(folder) else { return 0 };
+    let Ok(entries) = fs::read_dir(folder) else {
+        return 0;
+    };
     let me = std::process::id();
     let mut removed = 0;
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(temp_file_pid) else { continue };
+        let Some(pid) = name.to_str().and_then(temp_file_pid) else {
+            continue;
+        };
         let is_file = entry.file_type().map(|t| t.is_file()).unwrap_or(false);
         if pid != me && is_file && fs::remove_file(entry.path()).is_ok() {
             removed += 1;
@@ -150,8 +166,10 @@ mod tests {
     use super::*;
 
     fn names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> =
-            fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
         names.sort();
         names
     }

@@ -42,7 +42,10 @@ pub struct Damage {
 impl Damage {
     /// Damage of this kind with this explanation.
     pub fn new(kind: DamageKind, reason: impl Into<String>) -> Self {
-        Damage { kind, reason: reason.into() }
+        Damage {
+            kind,
+            reason: reason.into(),
+        }
     }
 
     /// The file exists but reading it failed.
@@ -68,7 +71,8 @@ pub(crate) fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Damage> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Damage::new(DamageKind::Empty, "empty file"));
     }
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|error| syntax_damage(&error))?;
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|error| syntax_damage(&error))?;
     if let Some(schema) = value.get("schema").and_then(serde_json::Value::as_u64) {
         if schema > u64::from(SCHEMA_VERSION) {
             return Err(Damage::new(
@@ -88,11 +92,14 @@ pub(crate) fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Damage> {
 
 fn syntax_damage(error: &serde_json::Error) -> Damage {
     match error.classify() {
-        Category::Eof => {
-            Damage::new(DamageKind::Truncated, format!("truncated: the JSON ends early ({error})"))
-        }
+        Category::Eof => Damage::new(
+            DamageKind::Truncated,
+            format!("truncated: the JSON ends early ({error})"),
+        ),
         Category::Io => Damage::new(DamageKind::Unreadable, format!("cannot be read: {error}")),
-        Category::Syntax | Category::Data => Damage::new(DamageKind::NotJson, format!("not JSON ({error})")),
+        Category::Syntax | Category::Data => {
+            Damage::new(DamageKind::NotJson, format!("not JSON ({error})"))
+        }
     }
 }
 
@@ -109,9 +116,15 @@ mod tests {
     fn each_kind_of_damage_is_told_apart() {
         assert_eq!(kind_of(b""), DamageKind::Empty);
         assert_eq!(kind_of(b"  \n\t"), DamageKind::Empty);
-        assert_eq!(kind_of(b"{\"schema\": 1, \"id\": \"ab"), DamageKind::Truncated);
+        assert_eq!(
+            kind_of(b"{\"schema\": 1, \"id\": \"ab"),
+            DamageKind::Truncated
+        );
         assert_eq!(kind_of(b"{\"schema\": 1,"), DamageKind::Truncated);
-        assert_eq!(kind_of(&[0xff, 0x00, 0x13, 0x80, 0x7f]), DamageKind::NotJson);
+        assert_eq!(
+            kind_of(&[0xff, 0x00, 0x13, 0x80, 0x7f]),
+            DamageKind::NotJson
+        );
         assert_eq!(kind_of(&[0u8; 64]), DamageKind::NotJson);
         assert_eq!(kind_of(b"{} trailing"), DamageKind::NotJson);
         assert_eq!(kind_of(b"{\"schema\": 7}"), DamageKind::NewerSchema(7));
@@ -125,14 +138,22 @@ mod tests {
         let truncated = decode::<GameRecord>(b"{\n  \"schema\": 1,\n  \"id\": \"ab").unwrap_err();
         assert!(truncated.reason.contains("line 3"), "{}", truncated.reason);
         let newer = decode::<GameRecord>(b"{\"schema\": 7}").unwrap_err();
-        assert_eq!(newer.reason, "saved by a newer version (schema 7); this version reads schema 1");
+        assert_eq!(
+            newer.reason,
+            "saved by a newer version (schema 7); this version reads schema 1"
+        );
         let missing = decode::<GameRecord>(b"{\"schema\": 1}").unwrap_err();
-        assert!(missing.reason.contains("missing field"), "{}", missing.reason);
+        assert!(
+            missing.reason.contains("missing field"),
+            "{}",
+            missing.reason
+        );
     }
 
     #[test]
     fn newer_schema_wins_over_unknown_shape_even_for_settings() {
-        let damage = decode::<Settings>(b"{\"schema\": 2, \"theme\": {\"new\": true}}").unwrap_err();
+        let damage =
+            decode::<Settings>(b"{\"schema\": 2, \"theme\": {\"new\": true}}").unwrap_err();
         assert_eq!(damage.kind, DamageKind::NewerSchema(2));
     }
 }

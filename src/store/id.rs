@@ -10,7 +10,12 @@ pub(crate) fn timestamp(now_unix: u64) -> String {
     let days = (now_unix / 86_400) as i64;
     let seconds = now_unix % 86_400;
     let (year, month, day) = civil_from_days(days);
-    format!("{year:04}{month:02}{day:02}-{:02}{:02}{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60)
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
 }
 
 /// Year, month (1–12) and day (1–31) of a day count since 1970-01-01 (proleptic Gregorian).
@@ -47,7 +52,10 @@ pub(crate) fn next_suffix() -> u16 {
 /// Whether `id` can name a file inside `games/` and nothing else: not empty, no leading dot (our
 /// temporary and hidden files), no path separators or NUL, at most 200 bytes.
 pub(crate) fn is_valid(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 200 && !id.starts_with('.') && !id.contains(['/', '\\', '\0', ':'])
+    !id.is_empty()
+        && id.len() <= 200
+        && !id.starts_with('.')
+        && !id.contains(['/', '\\', '\0', ':'])
 }
 
 #[cfg(test)]
@@ -70,7 +78,17 @@ mod tests {
 
     #[test]
     fn ids_that_could_escape_the_folder_are_refused() {
-        for bad in ["", ".", "..", ".a.json.tmp-1-1", "../x", "a/b", "a\\b", "c:x", "a\0b"] {
+        for bad in [
+            "",
+            ".",
+            "..",
+            ".a.json.tmp-1-1",
+            "../x",
+            "a/b",
+            "a\\b",
+            "c:x",
+            "a\0b",
+        ] {
             assert!(!is_valid(bad), "{bad:?}");
         }
         for good in ["20261201-142233-7f3a", "my game", "x"] {

@@ -47,8 +47,8 @@ use serde::Serialize;
 pub use damage::{Damage, DamageKind};
 pub use error::StoreError;
 pub use record::{
-    ClockRecord, GameRecord, ModeRecord, Opponent, ResultRecord, Settings, StatEntry, StatOutcome, Stats,
-    SCHEMA_VERSION,
+    ClockRecord, GameRecord, ModeRecord, Opponent, ResultRecord, Settings, StatEntry, StatOutcome,
+    Stats, SCHEMA_VERSION,
 };
 
 /// The environment variable that overrides the data folder (tests, portable installs).
@@ -67,7 +67,10 @@ const BACKOFF_STEP: Duration = Duration::from_millis(20);
 /// Seconds since the Unix epoch now, for `created_unix`, `updated_unix` and [`Store::new_id`]
 /// (0 if the system clock is before 1970).
 pub fn now_unix() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 /// One file in `games/`, as found by [`Store::list_games`]: the game, or why it cannot be read.
@@ -105,10 +108,15 @@ impl Store {
     /// temporary files left by an earlier crash.
     pub fn open(dir: PathBuf) -> Result<Store, StoreError> {
         let games = dir.join(GAMES);
-        fs::create_dir_all(&games)
-            .map_err(|e| StoreError::Open { path: games.clone(), message: e.to_string() })?;
+        fs::create_dir_all(&games).map_err(|e| StoreError::Open {
+            path: games.clone(),
+            message: e.to_string(),
+        })?;
         if !games.is_dir() {
-            return Err(StoreError::Open { path: games, message: "not a folder".to_string() });
+            return Err(StoreError::Open {
+                path: games,
+                message: "not a folder".to_string(),
+            });
         }
         let store = Store { dir };
         store.clean_temp_files();
@@ -123,7 +131,10 @@ impl Store {
 
     /// [`Store::default_dir`] with the value of `TAKHTE_DATA_DIR` passed in rather than read from
     /// the environment, so it can be tested. Empty values count as unset.
-    pub fn default_dir_from(env_value: Option<OsString>, android_internal: Option<PathBuf>) -> PathBuf {
+    pub fn default_dir_from(
+        env_value: Option<OsString>,
+        android_internal: Option<PathBuf>,
+    ) -> PathBuf {
         if let Some(value) = env_value.filter(|v| !v.is_empty()) {
             return PathBuf::from(value);
         }
@@ -175,13 +186,23 @@ impl Store {
         if game.cursor > game.moves.len() {
             return Err(StoreError::InvalidRecord {
                 id: game.id.clone(),
-                message: format!("cursor {} is past the {} moves", game.cursor, game.moves.len()),
+                message: format!(
+                    "cursor {} is past the {} moves",
+                    game.cursor,
+                    game.moves.len()
+                ),
             });
         }
         if game.schema == SCHEMA_VERSION {
             write_json(&path, game)
         } else {
-            write_json(&path, &GameRecord { schema: SCHEMA_VERSION, ..game.clone() })
+            write_json(
+                &path,
+                &GameRecord {
+                    schema: SCHEMA_VERSION,
+                    ..game.clone()
+                },
+            )
         }
     }
 
@@ -211,11 +232,17 @@ impl Store {
     pub fn load_game(&self, id: &str) -> Result<GameRecord, StoreError> {
         let path = self.game_path(id)?;
         match fs::read(&path) {
-            Ok(bytes) => {
-                decode_game(id, &bytes).map_err(|damage| StoreError::Damaged { id: id.to_string(), damage })
+            Ok(bytes) => decode_game(id, &bytes).map_err(|damage| StoreError::Damaged {
+                id: id.to_string(),
+                damage,
+            }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(StoreError::NotFound { id: id.to_string() })
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(StoreError::NotFound { id: id.to_string() }),
-            Err(e) => Err(StoreError::Damaged { id: id.to_string(), damage: Damage::unreadable(&e) }),
+            Err(e) => Err(StoreError::Damaged {
+                id: id.to_string(),
+                damage: Damage::unreadable(&e),
+            }),
         }
     }
 
@@ -226,8 +253,13 @@ impl Store {
         let path = self.game_path(id)?;
         match fs::remove_file(&path) {
             Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(StoreError::NotFound { id: id.to_string() }),
-            Err(e) => Err(StoreError::Delete { path, message: e.to_string() }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(StoreError::NotFound { id: id.to_string() })
+            }
+            Err(e) => Err(StoreError::Delete {
+                path,
+                message: e.to_string(),
+            }),
         }
     }
 
@@ -243,18 +275,27 @@ impl Store {
     /// be read at all (a damaged file is still never an error).
     pub fn try_list_games(&self) -> Result<Vec<ListedGame>, StoreError> {
         let games = self.games_dir();
-        let entries = fs::read_dir(&games)
-            .map_err(|e| StoreError::Open { path: games.clone(), message: e.to_string() })?;
+        let entries = fs::read_dir(&games).map_err(|e| StoreError::Open {
+            path: games.clone(),
+            message: e.to_string(),
+        })?;
         let mut listed = Vec::new();
         for entry in entries.flatten() {
-            let Ok(file) = entry.file_name().into_string() else { continue };
-            let Some(id) = file.strip_suffix(EXTENSION) else { continue };
+            let Ok(file) = entry.file_name().into_string() else {
+                continue;
+            };
+            let Some(id) = file.strip_suffix(EXTENSION) else {
+                continue;
+            };
             if !id::is_valid(id) || atomic::is_temp_name(&file) {
                 continue;
             }
             let path = entry.path();
             let (modified_unix, is_dir) = match fs::metadata(&path) {
-                Ok(meta) => (meta.modified().map(unix_seconds).unwrap_or(0), meta.is_dir()),
+                Ok(meta) => (
+                    meta.modified().map(unix_seconds).unwrap_or(0),
+                    meta.is_dir(),
+                ),
                 Err(_) => (0, false),
             };
             if is_dir {
@@ -264,9 +305,18 @@ impl Store {
                 Ok(bytes) => decode_game(id, &bytes),
                 Err(e) => Err(Damage::unreadable(&e)),
             };
-            listed.push(ListedGame { id: id.to_string(), file: file.clone(), modified_unix, entry });
+            listed.push(ListedGame {
+                id: id.to_string(),
+                file: file.clone(),
+                modified_unix,
+                entry,
+            });
         }
-        listed.sort_by(|a, b| b.sort_time().cmp(&a.sort_time()).then_with(|| b.id.cmp(&a.id)));
+        listed.sort_by(|a, b| {
+            b.sort_time()
+                .cmp(&a.sort_time())
+                .then_with(|| b.id.cmp(&a.id))
+        });
         Ok(listed)
     }
 
@@ -278,7 +328,13 @@ impl Store {
 
     /// Saves the settings atomically to `settings.json` (with `schema` = [`SCHEMA_VERSION`]).
     pub fn save_settings(&self, settings: &Settings) -> Result<(), StoreError> {
-        write_json(&self.dir.join(SETTINGS_FILE), &Settings { schema: SCHEMA_VERSION, ..settings.clone() })
+        write_json(
+            &self.dir.join(SETTINGS_FILE),
+            &Settings {
+                schema: SCHEMA_VERSION,
+                ..settings.clone()
+            },
+        )
     }
 
     /// The statistics, or empty ones if none were saved yet. A damaged statistics file gives
@@ -291,7 +347,10 @@ impl Store {
     pub fn save_stats(&self, stats: &Stats) -> Result<(), StoreError> {
         write_json(
             &self.dir.join(STATS_FILE),
-            &Stats { schema: SCHEMA_VERSION, entries: stats.entries.clone() },
+            &Stats {
+                schema: SCHEMA_VERSION,
+                entries: stats.entries.clone(),
+            },
         )
     }
 
@@ -328,7 +387,11 @@ fn decode_game(id: &str, bytes: &[u8]) -> Result<GameRecord, Damage> {
     if game.cursor > game.moves.len() {
         return Err(Damage::new(
             DamageKind::WrongShape,
-            format!("wrong shape: cursor {} is past the {} saved moves", game.cursor, game.moves.len()),
+            format!(
+                "wrong shape: cursor {} is past the {} saved moves",
+                game.cursor,
+                game.moves.len()
+            ),
         ));
     }
     if game.id != id {
@@ -347,7 +410,9 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
 }
 
 fn unix_seconds(time: SystemTime) -> u64 {
-    time.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    time.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -383,7 +448,13 @@ mod tests {
         let store = Store::open(folder.path().to_path_buf()).unwrap();
         let now = 1_796_000_000;
         for taken in ["0000", "0001"] {
-            fs::write(store.games_dir().join(format!("{}-{taken}.json", id::timestamp(now))), b"{}").unwrap();
+            fs::write(
+                store
+                    .games_dir()
+                    .join(format!("{}-{taken}.json", id::timestamp(now))),
+                b"{}",
+            )
+            .unwrap();
         }
         let mut suffixes = 0u16..;
         let fresh = store.new_id_from(now, || suffixes.next().unwrap());
@@ -396,10 +467,18 @@ mod tests {
         let store = Store::open(folder.path().to_path_buf()).unwrap();
         let mut bad = game(&store, 10);
         bad.id = "../escape".into();
-        assert_eq!(store.save_game(&bad), Err(StoreError::InvalidId { id: "../escape".into() }));
+        assert_eq!(
+            store.save_game(&bad),
+            Err(StoreError::InvalidId {
+                id: "../escape".into()
+            })
+        );
         let mut past = game(&store, 10);
         past.cursor = 1;
-        assert!(matches!(store.save_game(&past), Err(StoreError::InvalidRecord { .. })));
+        assert!(matches!(
+            store.save_game(&past),
+            Err(StoreError::InvalidRecord { .. })
+        ));
         assert!(store.list_games().is_empty());
     }
 
@@ -421,11 +500,28 @@ mod tests {
         let saved = game(&store, 10);
         // A folder where the file should be: every rename fails, as root too.
         fs::create_dir(store.games_dir().join(format!("{}.json", saved.id))).unwrap();
-        fs::write(store.games_dir().join(format!("{}.json", saved.id)).join("keep"), b"x").unwrap();
+        fs::write(
+            store
+                .games_dir()
+                .join(format!("{}.json", saved.id))
+                .join("keep"),
+            b"x",
+        )
+        .unwrap();
         let started = std::time::Instant::now();
-        assert!(matches!(store.save_game_with_retry(&saved, 3), Err(StoreError::Write { .. })));
+        assert!(matches!(
+            store.save_game_with_retry(&saved, 3),
+            Err(StoreError::Write { .. })
+        ));
         assert!(started.elapsed() >= Duration::from_millis(60));
-        let left: Vec<_> = fs::read_dir(store.games_dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(left, [OsString::from(format!("{}.json", saved.id))], "no temporary file is left behind");
+        let left: Vec<_> = fs::read_dir(store.games_dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            left,
+            [OsString::from(format!("{}.json", saved.id))],
+            "no temporary file is left behind"
+        );
     }
 }

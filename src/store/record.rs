@@ -42,6 +42,10 @@ pub struct GameRecord {
     pub clock: Option<ClockRecord>,
     /// How the game ended, or `None` while it is still going on.
     pub result: Option<ResultRecord>,
+    /// Dice chess: a face rolled and not yet used when the game was saved (files from before
+    /// this field read as `None`).
+    #[serde(default)]
+    pub pending_roll: Option<u8>,
     /// When the game was started, in seconds since the Unix epoch.
     pub created_unix: u64,
     /// When the game was last saved, in seconds since the Unix epoch; lists sort on it.
@@ -51,7 +55,12 @@ pub struct GameRecord {
 impl GameRecord {
     /// A new record for a game just started at `now_unix`: standard start, no moves, no clock,
     /// no result, seed 0 and no start rolls (set those fields as the game needs).
-    pub fn new(id: impl Into<String>, kind: impl Into<String>, mode: ModeRecord, now_unix: u64) -> Self {
+    pub fn new(
+        id: impl Into<String>,
+        kind: impl Into<String>,
+        mode: ModeRecord,
+        now_unix: u64,
+    ) -> Self {
         GameRecord {
             schema: SCHEMA_VERSION,
             id: id.into(),
@@ -64,6 +73,7 @@ impl GameRecord {
             mode,
             clock: None,
             result: None,
+            pending_roll: None,
             created_unix: now_unix,
             updated_unix: now_unix,
         }
@@ -170,7 +180,10 @@ pub struct Stats {
 
 impl Default for Stats {
     fn default() -> Self {
-        Stats { schema: SCHEMA_VERSION, entries: Vec::new() }
+        Stats {
+            schema: SCHEMA_VERSION,
+            entries: Vec::new(),
+        }
     }
 }
 
@@ -232,11 +245,14 @@ impl Stats {
 
     /// The counts for this kind, mode and level, or `None` if no such game was recorded yet.
     pub fn get(&self, kind: &str, mode: &str, level: Option<u8>) -> Option<&StatEntry> {
-        self.position(kind, mode, level).map(|index| &self.entries[index])
+        self.position(kind, mode, level)
+            .map(|index| &self.entries[index])
     }
 
     fn position(&self, kind: &str, mode: &str, level: Option<u8>) -> Option<usize> {
-        self.entries.iter().position(|e| e.kind == kind && e.mode == mode && e.level == level)
+        self.entries
+            .iter()
+            .position(|e| e.kind == kind && e.mode == mode && e.level == level)
     }
 }
 
@@ -246,8 +262,14 @@ mod tests {
 
     #[test]
     fn opponent_is_written_in_kebab_case() {
-        assert_eq!(serde_json::to_string(&Opponent::Computer).unwrap(), "\"computer\"");
-        assert_eq!(serde_json::to_string(&Opponent::PassAndPlay).unwrap(), "\"pass-and-play\"");
+        assert_eq!(
+            serde_json::to_string(&Opponent::Computer).unwrap(),
+            "\"computer\""
+        );
+        assert_eq!(
+            serde_json::to_string(&Opponent::PassAndPlay).unwrap(),
+            "\"pass-and-play\""
+        );
     }
 
     #[test]
@@ -273,8 +295,15 @@ mod tests {
 
     #[test]
     fn settings_fill_missing_fields_and_ignore_unknown_ones() {
-        let settings: Settings = serde_json::from_str(r#"{"sound": false, "future_thing": [1, 2]}"#).unwrap();
-        assert_eq!(settings, Settings { sound: false, ..Settings::default() });
+        let settings: Settings =
+            serde_json::from_str(r#"{"sound": false, "future_thing": [1, 2]}"#).unwrap();
+        assert_eq!(
+            settings,
+            Settings {
+                sound: false,
+                ..Settings::default()
+            }
+        );
     }
 
     #[test]
@@ -287,7 +316,10 @@ mod tests {
         let entry = stats.get("chess", "computer", Some(2)).unwrap();
         assert_eq!((entry.wins, entry.draws, entry.losses), (2, 0, 0));
         assert_eq!(stats.get("chess", "computer", Some(3)).unwrap().losses, 1);
-        assert_eq!(stats.get("draughts", "pass-and-play", None).unwrap().draws, 1);
+        assert_eq!(
+            stats.get("draughts", "pass-and-play", None).unwrap().draws,
+            1
+        );
         assert!(stats.get("chess", "pass-and-play", None).is_none());
         assert_eq!(stats.entries.len(), 3);
     }

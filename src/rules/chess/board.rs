@@ -758,18 +758,23 @@ impl Board {
     pub fn can_possibly_mate(&self, side: Side) -> bool {
         let own = self.sides[side.index()];
         let theirs = self.sides[side.opponent().index()];
-        let heavy = self.kinds[Kind::Pawn as usize] | self.kinds[Kind::Rook as usize] | self.kinds[Kind::Queen as usize];
+        let heavy = self.kinds[Kind::Pawn as usize]
+            | self.kinds[Kind::Rook as usize]
+            | self.kinds[Kind::Queen as usize];
         if own & heavy != 0 {
             return true;
         }
         let knights = self.kinds[Kind::Knight as usize];
         let bishops = self.kinds[Kind::Bishop as usize];
         if own & knights != 0 {
-            let blockers = theirs & !self.kinds[Kind::King as usize] & !self.kinds[Kind::Queen as usize];
+            let blockers =
+                theirs & !self.kinds[Kind::King as usize] & !self.kinds[Kind::Queen as usize];
             return (own & (knights | bishops)).count_ones() > 1 || blockers != 0;
         }
         if own & bishops != 0 {
-            let light = squares(bishops).filter(|&s| Square(s as u8).is_light()).count();
+            let light = squares(bishops)
+                .filter(|&s| Square(s as u8).is_light())
+                .count();
             let one_colour = light == 0 || light == bishops.count_ones() as usize;
             let blockers = theirs & (self.kinds[Kind::Pawn as usize] | knights);
             return !one_colour || blockers != 0;
