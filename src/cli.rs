@@ -13,6 +13,11 @@ pub const HELP: &str = "\
 takhte — chess, dice chess, Turkish draughts and minesweeper chess
 
 usage:
+  takhte
+      open the app (needs a display)
+  takhte screenshot --scene NAME --lang fa|en --size WxH --out FILE.png
+      draw a scene of the app into a PNG without a display; scenes: home, new-game, chess,
+      dice-chess, draughts, mine-chess, game-over, settings, rules, saved-games
   takhte perft GAME DEPTH [--position TEXT]
       count the leaves of the legal-move tree DEPTH plies deep
   takhte moves GAME [--position TEXT] [--die N]
@@ -44,6 +49,7 @@ fn usage<T>(message: impl Into<String>) -> Result<T, Usage> {
 /// Runs the CLI with `args` (without the program name) and returns the exit status.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match args.first().map(String::as_str) {
+        Some("screenshot") => screenshot(&args[1..]),
         None | Some("help") | Some("--help") | Some("-h") => {
             let _ = out.write_all(HELP.as_bytes());
             Ok(())
@@ -299,4 +305,22 @@ fn value_of<'a>(args: &'a [String], name: &str) -> Option<&'a String> {
     args.iter()
         .position(|a| a == name)
         .and_then(|i| args.get(i + 1))
+}
+
+fn screenshot(args: &[String]) -> Result<(), Usage> {
+    let get = |name: &str| value_of(args, name).cloned();
+    let scene = get("--scene").ok_or(Usage("screenshot: --scene NAME is required".into()))?;
+    let lang = match get("--lang").as_deref() {
+        None | Some("en") => crate::i18n::Lang::En,
+        Some("fa") => crate::i18n::Lang::Fa,
+        Some(other) => return usage(format!("screenshot: --lang '{other}' is not fa or en")),
+    };
+    let size = get("--size").unwrap_or_else(|| "360x640".into());
+    let (w, h) = size
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+        .filter(|&(w, h)| (100..=4000).contains(&w) && (100..=4000).contains(&h))
+        .ok_or(Usage(format!("screenshot: --size '{size}' is not WIDTHxHEIGHT (100-4000 each)")))?;
+    let out = get("--out").ok_or(Usage("screenshot: --out FILE.png is required".into()))?;
+    crate::ui::screenshot::screenshot(&scene, lang, w, h, std::path::Path::new(&out)).map_err(|e| Usage(format!("screenshot: {e}")))
 }

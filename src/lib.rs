@@ -1,12 +1,49 @@
 //! Takhte (تخته, "board"): chess, dice chess, Turkish draughts and minesweeper chess.
 //!
 //! `rules` is the pure game logic, `ai` the computer opponents, `game` the sessions and the
-//! controller, `cli` the developer and tester command line.
+//! controller, `store` the saved games, `i18n` the languages, `ui` the Slint app, `cli` the
+//! developer and tester command line.
 
 #![warn(missing_docs)]
 
 pub mod ai;
+pub mod android;
 pub mod cli;
 pub mod game;
+pub mod i18n;
 pub mod rules;
 pub mod store;
+pub mod ui;
+
+/// The Android entry point: the same app as `main.rs`, on Slint's Android backend, with the
+/// data in the app's internal folder and the game saved when Android pauses or stops the app.
+#[cfg(all(target_os = "android", feature = "android-backend"))]
+#[no_mangle]
+fn android_main(app: slint::android::AndroidApp) {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let data = android::data_dir(app.internal_data_path());
+    let state: Rc<RefCell<Option<Rc<RefCell<ui::AppState>>>>> = Rc::new(RefCell::new(None));
+    let hook = Rc::clone(&state);
+    let listener = move |event: &slint::android::android_activity::PollEvent| {
+        use slint::android::android_activity::{MainEvent, PollEvent};
+        let lifecycle = match event {
+            PollEvent::Main(MainEvent::Pause) => Some(android::Lifecycle::Pause),
+            PollEvent::Main(MainEvent::SaveState { .. }) => Some(android::Lifecycle::SaveState),
+            PollEvent::Main(MainEvent::Stop) => Some(android::Lifecycle::Stop),
+            PollEvent::Main(MainEvent::Resume { .. }) => Some(android::Lifecycle::Resume),
+            _ => None,
+        };
+        if let (Some(l), Some(s)) = (lifecycle, hook.borrow().as_ref()) {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                android::on_lifecycle(&mut s, l);
+            }
+        }
+    };
+    if slint::android::init_with_event_listener(app, listener).is_err() {
+        return;
+    }
+    let Ok(takhte) = ui::TakhteApp::new(Some(data)) else { return };
+    *state.borrow_mut() = Some(Rc::clone(&takhte.state));
+    let _ = takhte.run();
+}

@@ -687,7 +687,7 @@ impl Controller {
     pub fn review_to(&mut self, ply: usize) {
         self.cancel_search();
         self.session.go_to(ply);
-        self.reviewing = self.session.is_behind();
+        self.reviewing = self.session.is_behind() || self.session.final_end().is_some();
         self.pause_clock_if_behind();
         self.after_change_keep_ai();
     }

@@ -222,4 +222,6 @@ pub struct View {
     pub draw_offer: Option<Side>,
     /// Whether the last save failed (it is retried after the next move).
     pub save_failed: bool,
+    /// The squares of the move that led to this position (origin, landings), for animation.
+    pub last_path: Vec<crate::rules::Square>,
 }

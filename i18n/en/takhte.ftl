@@ -1,0 +1,204 @@
+## Takhte — English
+
+app-name = Takhte
+
+## Games
+game-chess = Chess
+game-dice-chess = Dice chess
+game-draughts = Turkish draughts
+game-mine-chess = Minesweeper chess
+game-chess-blurb = The classic, by the FIDE laws.
+game-dice-chess-blurb = A king and fifteen pawns; the die decides how a pawn moves.
+game-draughts-blurb = Dama: straight moves, flying kings, take the most you can.
+game-mine-chess-blurb = Chess on 8×10 with four mines hidden in the fog.
+
+## Home
+exit-title = Leave Takhte?
+exit-yes = Leave
+exit-no = Stay
+home-continue = Continue
+home-continue-line = { $moves } moves · { $state }
+home-new-game = New game
+home-saved-games = Saved games
+home-settings = Settings
+home-rules = Rules
+home-statistics = Statistics
+home-tagline = Four board games, one board
+
+## New game
+new-game-title = New game
+new-game-opponent = Opponent
+opponent-computer = Against the computer
+opponent-two-players = Two players on this device
+new-game-level = Level
+level-n = Level { $n }
+new-game-play-as = Play as
+new-game-time = Time control
+time-none = No clock
+new-game-layout = Two-player layout
+layout-rotate = Rotate the board each turn
+layout-face-to-face = Face to face (tablet on a table)
+layout-fixed = Keep the board still
+new-game-start = Start
+new-game-dice-note = The computer plays Black; the start roll decides who begins.
+
+## Sides and pieces
+side-white = White
+side-black = Black
+piece-king = King
+piece-queen = Queen
+piece-rook = Rook
+piece-bishop = Bishop
+piece-knight = Knight
+piece-pawn = Pawn
+piece-man = Man
+piece-dama-king = King
+
+## Board
+button-back = Back
+button-undo = Undo
+button-redo = Redo
+button-hint = Hint
+button-flip = Flip board
+button-resign = Resign
+button-offer-draw = Offer draw
+button-accept-draw = Accept draw
+button-decline-draw = Decline
+button-roll = Roll the die
+button-more = More
+button-sapper = Sapper
+captured-title = Captured
+lost-to-mines = Lost to mines
+mines-left = Mines left: { $n }
+moves-title = Moves
+die-face = Face { $face }: { $name }
+face-name-1 = pawn-like
+face-name-2 = rook-like
+face-name-3 = knight-like
+face-name-4 = bishop-like
+face-name-5 = king-like
+face-name-6 = queen-like
+start-roll = Start roll: White { $white }, Black { $black }
+promotion-title = Promote to
+clock-paused = paused
+save-failed = Could not save the game; it will be tried again after the next move.
+
+## Status line
+status-your-turn = Your move
+status-thinking = The computer is thinking…
+status-turn = { $side } to move
+status-check = { $side } is in check
+status-roll-or-king = { $side }: roll the die or move the king
+status-roll-first = Roll the die first to move a pawn
+status-choose-pawn = { $side } rolled { $face } ({ $name }): choose a pawn
+status-king-only = { $side } has no pawns left: move the king
+status-empty-roll = No legal move with a { $face }: the turn passes
+status-must-capture = Capturing is compulsory: take { $count }
+status-continue-capture = Go on capturing with the same piece
+status-choose-promotion = Choose the promotion piece
+status-mine-destroyed = A mine destroyed the { $side } { $piece }
+status-fog-lifted = The fog has lifted
+status-draw-offered = { $side } offers a draw
+status-draw-declined = The draw offer was declined
+status-hint-roll = Hint: roll the die
+status-illegal = That move is not allowed
+status-game-over = { $result }: { $reason }
+
+## Results
+result-white = White wins
+result-black = Black wins
+result-draw = Draw
+result-you-win = You win
+result-you-lose = You lose
+reason-checkmate = checkmate
+reason-stalemate = stalemate
+reason-repetition = threefold repetition
+reason-fifty-moves = fifty-move rule
+reason-insufficient-material = insufficient material
+reason-no-pieces = no pieces left
+reason-no-moves = no move left
+reason-lone-man = a lone man against several pieces
+reason-one-piece-each = one piece each
+reason-only-kings = only the kings are left
+reason-mine-exposed-king = a mine left the king exposed
+reason-resignation = resignation
+reason-agreement = draw agreed
+reason-time = time ran out
+reason-time-insufficient-material = time ran out, but no mate was possible
+game-over-title = Game over
+game-over-rematch = Rematch
+game-over-review = Review
+game-over-home = Home
+
+## Review
+review-title = Review
+review-first = First move
+review-previous = Previous move
+review-next = Next move
+review-last = Last move
+review-position = Move { $n } of { $total }
+
+## Saved games
+saved-title = Saved games
+saved-empty = No saved games yet.
+saved-resume = Resume
+saved-delete = Delete
+saved-damaged = Damaged: { $reason }
+saved-moves = { $n } moves
+saved-vs-computer = vs computer, level { $n }
+saved-two-players = two players
+saved-to-move = { $side } to move
+
+## Settings
+settings-title = Settings
+settings-language = Language
+lang-fa = فارسی
+lang-en = English
+settings-theme = Board theme
+theme-classic = Classic
+theme-green = Green
+theme-blue = Blue
+settings-sound = Sound
+settings-legal-moves = Show legal moves
+settings-coordinates = Coordinates
+settings-animation = Animation speed
+anim-off = Off
+anim-fast = Fast
+anim-normal = Normal
+anim-slow = Slow
+settings-rotation = Two-player board
+settings-on = On
+settings-off = Off
+
+## Statistics
+stats-title = Statistics
+stats-empty = No finished games yet.
+stats-wins = Wins
+stats-draws = Draws
+stats-losses = Losses
+stats-vs-computer = vs computer, level { $n }
+stats-two-players = Two players (White's results)
+
+## Rules
+rules-title = Rules
+rules-chess =
+    Each side has a king, a queen, two rooks, two bishops, two knights and eight pawns. White moves first.
+    Checkmate the opponent's king to win: it is attacked and has no escape. A move may never leave your own king in check.
+    Castling: the king moves two squares towards an unmoved rook, which jumps over it, if neither has moved, the squares between are empty and the king does not pass through or land on an attacked square, nor castle out of check.
+    A pawn that has just made a double step can be taken en passant, on the very next move only. A pawn reaching the last rank becomes a queen, rook, bishop or knight, as you choose.
+    Draws: stalemate, the same position three times, fifty moves by each side without a capture or pawn move, or too little material to mate.
+rules-dice-chess =
+    Each side has a king and fifteen pawns. Both players roll the die; the higher roll moves first, and on a tie both roll again.
+    On your turn either move your king one square without rolling, or roll the die and move one pawn with the power of the face: 1 pawn-like (one step forward, or a diagonal capture forward), 2 rook-like, 3 knight-like, 4 bishop-like, 5 king-like, 6 queen-like. Faces 2 to 6 move in every direction, backward and sideways too; rook, bishop and queen moves go at most four squares. The power lasts for that move only.
+    A knight-like move may not give check. Pawns never promote, and nothing ever captures a king; the two kings never stand side by side.
+    If the roll gives you no legal pawn move, your turn passes; if your king is in check at that moment, you lose. Checkmate wins; only two kings left is a draw.
+rules-draughts =
+    Men move one square forward, left or right, never backward or diagonally. They capture by jumping over an enemy piece next to them onto the empty square beyond.
+    A man that ends its move on the far rank becomes a king. Kings move any number of empty squares along a rank or file and capture at any distance, landing on any empty square beyond.
+    Capturing is compulsory and a piece goes on capturing while it can. You must take the most pieces possible. A king may not turn back 180° between two jumps.
+    You lose when you have no pieces or no moves left, or only one man against two or more pieces. One piece each is a draw, and so is the same position three times.
+rules-mine-chess =
+    Chess on a board of 8 files and 10 ranks. Four mines are hidden in the fog of ranks 4 to 7.
+    When a piece lands, its square and the fogged squares around it are revealed, showing how many mines touch each one. When every mine is found or gone, the fog lifts.
+    A piece that lands on a mine is destroyed with it. A king removes the mine safely. A pawn can sweep the square in front of it instead of moving: the sapper action.
+    If a mine destroys your piece and leaves your king in check, you lose at once. Pawns always become queens; there is no en passant and no fifty-move rule.

@@ -1,0 +1,205 @@
+## Takhte — Persian (فارسی)
+
+app-name = تخته
+
+## Games
+game-chess = شطرنج
+game-dice-chess = شطرنج تاسی
+game-draughts = دامه‌ی ترکی
+game-mine-chess = شطرنج مین‌یاب
+game-chess-blurb = همان شطرنج کلاسیک، طبق قوانین فیده.
+game-dice-chess-blurb = یک شاه و پانزده سرباز؛ تاس تعیین می‌کند سرباز چطور حرکت کند.
+game-draughts-blurb = حرکت‌های مستقیم، شاه‌های دوربرد و زدن بیشترین مهره‌ی ممکن.
+game-mine-chess-blurb = شطرنج روی صفحه‌ی ۸×۱۰ با چهار مین که در مه پنهان‌اند.
+
+## Home
+exit-title = از تخته خارج می‌شوید؟
+exit-yes = خروج
+exit-no = ماندن
+home-continue = ادامه
+home-continue-line = { $moves } حرکت · { $state }
+home-new-game = بازی جدید
+home-saved-games = بازی‌های ذخیره‌شده
+home-settings = تنظیمات
+home-rules = قوانین
+home-statistics = آمار
+home-tagline = چهار بازی، یک تخته
+
+## New game
+new-game-title = بازی جدید
+new-game-opponent = حریف
+opponent-computer = بازی با رایانه
+opponent-two-players = دو نفره روی یک دستگاه
+new-game-level = سطح
+level-n = سطح { $n }
+new-game-play-as = رنگ شما
+new-game-time = کنترل زمان
+time-none = بدون ساعت
+new-game-layout = صفحه در بازی دو نفره
+layout-rotate = چرخاندن صفحه در هر نوبت
+layout-face-to-face = رودررو (تبلت روی میز)
+layout-fixed = صفحه ثابت بماند
+new-game-start = شروع
+new-game-dice-note = رایانه با سیاه بازی می‌کند؛ تاس شروع تعیین می‌کند چه کسی اول بازی کند.
+
+## Sides and pieces
+side-white = سفید
+side-black = سیاه
+piece-king = شاه
+piece-queen = وزیر
+piece-rook = رخ
+piece-bishop = فیل
+piece-knight = اسب
+piece-pawn = سرباز
+piece-man = مهره
+piece-dama-king = شاه
+
+## Board
+button-back = بازگشت
+button-undo = برگرداندن
+button-redo = ازنو
+button-hint = راهنمایی
+button-flip = چرخاندن صفحه
+button-resign = تسلیم
+button-offer-draw = پیشنهاد تساوی
+button-accept-draw = پذیرفتن تساوی
+button-decline-draw = رد کردن
+button-roll = انداختن تاس
+button-more = بیشتر
+button-sapper = مین‌روبی
+captured-title = مهره‌های زده‌شده
+lost-to-mines = منفجر‌شده با مین
+mines-left = مین‌های باقی‌مانده: { $n }
+moves-title = حرکت‌ها
+die-face = تاس { $face }: { $name }
+face-name-1 = سربازگونه
+face-name-2 = رخ‌گونه
+face-name-3 = اسب‌گونه
+face-name-4 = فیل‌گونه
+face-name-5 = شاه‌گونه
+face-name-6 = وزیرگونه
+start-roll = تاس شروع: سفید { $white }، سیاه { $black }
+promotion-title = ترفیع به
+clock-paused = متوقف
+save-failed = بازی ذخیره نشد؛ پس از حرکت بعدی دوباره تلاش می‌شود.
+
+## Status line
+status-your-turn = نوبت شماست
+status-thinking = رایانه فکر می‌کند…
+status-turn = نوبت { $side }
+status-check = شاه { $side } کیش است
+status-roll-or-king = { $side }: تاس بیندازید یا شاه را حرکت دهید
+status-roll-first = برای حرکت سرباز، اول تاس بیندازید
+status-choose-pawn = تاس { $side } { $face } آمد ({ $name })؛ سربازی را انتخاب کنید
+status-king-only = برای { $side } سربازی نمانده؛ شاه را حرکت دهید
+status-empty-roll = با تاس { $face } حرکتی ممکن نیست؛ نوبت عوض شد
+status-must-capture = زدن اجباری است؛ باید { $count } مهره بزنید
+status-continue-capture = با همان مهره به زدن ادامه دهید
+status-choose-promotion = مهره‌ی ترفیع را انتخاب کنید
+status-mine-destroyed = { $piece } { $side } با مین منفجر شد
+status-fog-lifted = مه کنار رفت
+status-draw-offered = { $side } پیشنهاد تساوی داد
+status-draw-declined = پیشنهاد تساوی رد شد
+status-hint-roll = راهنمایی: تاس بیندازید
+status-illegal = این حرکت مجاز نیست
+status-game-over = { $result }: { $reason }
+
+## Results
+result-white = سفید برد
+result-black = سیاه برد
+result-draw = تساوی
+result-you-win = شما بردید
+result-you-lose = شما باختید
+reason-checkmate = کیش و مات
+reason-stalemate = پات
+reason-repetition = تکرار سه‌باره
+reason-fifty-moves = قانون پنجاه حرکت
+reason-insufficient-material = مهره‌ی ناکافی برای مات
+reason-no-pieces = مهره‌ای باقی نمانده
+reason-no-moves = حرکتی باقی نمانده
+reason-lone-man = یک مهره‌ی تنها در برابر چند مهره
+reason-one-piece-each = یک مهره در برابر یک مهره
+reason-only-kings = فقط دو شاه باقی مانده
+reason-mine-exposed-king = شاه با انفجار مین بی‌دفاع ماند
+reason-resignation = تسلیم
+reason-agreement = تساوی با توافق
+reason-time = اتمام وقت
+reason-time-insufficient-material = وقت تمام شد، اما حریف امکان مات کردن نداشت
+game-over-title = پایان بازی
+game-over-rematch = بازی دوباره
+game-over-review = مرور بازی
+game-over-home = خانه
+
+## Review
+review-title = مرور بازی
+review-first = حرکت اول
+review-previous = حرکت قبلی
+review-next = حرکت بعدی
+review-last = حرکت آخر
+review-position = حرکت { $n } از { $total }
+
+## Saved games
+saved-title = بازی‌های ذخیره‌شده
+saved-empty = هنوز بازی ذخیره‌شده‌ای ندارید.
+saved-resume = ادامه
+saved-delete = حذف
+saved-damaged = آسیب‌دیده: { $reason }
+saved-moves = { $n } حرکت
+saved-vs-computer = با رایانه، سطح { $n }
+saved-two-players = دو نفره
+saved-to-move = نوبت { $side }
+
+## Settings
+settings-title = تنظیمات
+settings-language = زبان
+lang-fa = فارسی
+lang-en = English
+settings-theme = طرح صفحه
+theme-classic = کلاسیک
+theme-green = سبز
+theme-blue = آبی
+settings-sound = صدا
+settings-legal-moves = نمایش حرکت‌های مجاز
+settings-coordinates = مختصات صفحه
+settings-animation = سرعت انیمیشن
+anim-off = خاموش
+anim-fast = سریع
+anim-normal = معمولی
+anim-slow = آهسته
+settings-rotation = صفحه در بازی دو نفره
+settings-on = روشن
+settings-off = خاموش
+
+## Statistics
+stats-title = آمار
+stats-empty = هنوز بازی تمام‌شده‌ای ندارید.
+stats-wins = برد
+stats-draws = تساوی
+stats-losses = باخت
+stats-vs-computer = با رایانه، سطح { $n }
+stats-two-players = دو نفره (نتایج سفید)
+
+## Rules
+rules-title = قوانین
+rules-chess =
+    هر طرف یک شاه، یک وزیر، دو رخ، دو فیل، دو اسب و هشت سرباز دارد. سفید بازی را شروع می‌کند.
+    برای بردن، شاه حریف را کیش و مات کنید: یعنی شاه زیر حمله باشد و هیچ راه فراری نداشته باشد. هیچ حرکتی مجاز نیست که پس از آن شاه خودتان کیش باشد.
+    قلعه‌رفتن: شاه دو خانه به سمت رخ می‌رود و رخ از روی شاه می‌پرد و کنار آن می‌ایستد؛ به شرط آنکه شاه و آن رخ هنوز حرکت نکرده باشند، خانه‌های بین آن‌ها خالی باشد، شاه کیش نباشد و از خانه‌ای که زیر حمله است نگذرد و در چنین خانه‌ای هم فرود نیاید.
+    سربازی را که تازه دو خانه جلو رفته است، می‌توان آن‌پاسان زد؛ اما فقط در حرکت بلافاصله بعد. سربازی که به ردیف آخر برسد، به انتخاب شما به وزیر، رخ، فیل یا اسب ترفیع می‌یابد.
+    تساوی: پات، تکرار سه‌باره‌ی یک وضعیت، قانون پنجاه حرکت (پنجاه حرکت از هر طرف بدون زدن مهره و بدون حرکت سرباز)، یا مهره‌ی ناکافی برای مات.
+rules-dice-chess =
+    هر طرف یک شاه و پانزده سرباز دارد. هر دو بازیکن تاس می‌اندازند؛ هر کس عدد بزرگ‌تری بیاورد، بازی را شروع می‌کند و اگر برابر بیاید، دوباره می‌اندازند.
+    در نوبت خود یا شاه را بدون انداختن تاس یک خانه حرکت دهید، یا تاس بیندازید و یکی از سرباز‌ها را با قدرتی که تاس نشان می‌دهد حرکت دهید. این قدرت فقط برای همان یک حرکت است.
+    عدد ۱ سربازگونه است (یک خانه رو به جلو، یا زدن مورب رو به جلو)؛ ۲ رخ‌گونه، ۳ اسب‌گونه، ۴ فیل‌گونه، ۵ شاه‌گونه و ۶ وزیرگونه. عدد‌های ۲ تا ۶ در همه‌ی جهت‌های آن مهره، حتی رو به عقب، حرکت می‌کنند و حرکت رخ‌گونه، فیل‌گونه و وزیرگونه حداکثر چهار خانه است.
+    حرکت اسب‌گونه نباید کیش بدهد. سرباز هیچ‌وقت ترفیع نمی‌یابد و هیچ مهره‌ای شاه را نمی‌زند؛ دو شاه هم هرگز کنار هم قرار نمی‌گیرند.
+    اگر با این تاس هیچ حرکت سربازی ممکن نباشد، نوبت عوض می‌شود؛ اما اگر در همان لحظه شاه شما کیش باشد، بازی را باخته‌اید. کیش و مات یعنی برد؛ اگر فقط دو شاه باقی بمانند، بازی تساوی است.
+rules-draughts =
+    مهره‌ها یک خانه به جلو، چپ یا راست حرکت می‌کنند و هرگز به عقب یا مورب نمی‌روند. مهره با پریدن از روی مهره‌ی حریف که کنارش است و نشستن در خانه‌ی خالی پشت آن، آن را می‌زند.
+    مهره‌ای که حرکتش را در آخرین ردیف سمت حریف تمام کند، شاه می‌شود. شاه در امتداد ردیف یا ستون به هر تعداد خانه‌ی خالی که بخواهد حرکت می‌کند، از هر فاصله‌ای می‌زند و در هر خانه‌ی خالی پشت مهره‌ی زده‌شده می‌نشیند.
+    زدن اجباری است و مهره تا وقتی بتواند، باید به زدن ادامه دهد. باید بیشترین مهره را بزنید. شاه بین دو پرش نمی‌تواند ۱۸۰ درجه برگردد.
+    اگر مهره یا حرکتی برایتان نماند، یا فقط یک مهره‌ی ساده در برابر دو مهره یا بیشتر داشته باشید، می‌بازید. اگر هر طرف فقط یک مهره داشته باشد، بازی تساوی است؛ تکرار سه‌باره‌ی یک وضعیت هم تساوی است.
+rules-mine-chess =
+    شطرنج روی صفحه‌ای با ۸ ستون و ۱۰ ردیف. ردیف‌های ۴ تا ۷ زیر مه است و چهار مین در آن پنهان شده است.
+    وقتی مهره‌ای در خانه‌ای فرود می‌آید، آن خانه و خانه‌های مه‌گرفته‌ی اطرافش آشکار می‌شوند و عدد هر خانه نشان می‌دهد چند مین در همسایگی آن است. وقتی همه‌ی مین‌ها پیدا شوند یا از بین بروند، مه کنار می‌رود.
+    مهره‌ای که روی مین فرود بیاید، با مین منفجر می‌شود و مین هم از بین می‌رود. شاه مین را بی‌خطر برمی‌دارد (مین‌روب شاهی). سرباز می‌تواند به‌جای حرکت، خانه‌ی جلوی خود را از مین پاک کند؛ به این کار مین‌روبی می‌گویند.
+    اگر مین مهره‌ی شما را منفجر کند و با این انفجار شاه شما کیش شود، بلافاصله می‌بازید. ترفیع سرباز همیشه به وزیر است؛ آن‌پاسان و قانون پنجاه حرکت در این بازی وجود ندارد.

@@ -1,0 +1,196 @@
+//! Languages: Fluent bundles from `i18n/<lang>/takhte.ftl`, embedded in the binary, read with
+//! i18n-embed; Persian digits and text direction per language.
+
+use std::collections::HashMap;
+
+use i18n_embed::fluent::FluentLanguageLoader;
+use i18n_embed::LanguageLoader;
+use rust_embed::RustEmbed;
+
+use crate::game::Status;
+
+#[derive(RustEmbed)]
+#[folder = "i18n/"]
+struct Localizations;
+
+/// A language of the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// English, left to right.
+    En,
+    /// Persian, right to left, Persian digits.
+    Fa,
+}
+
+impl Lang {
+    /// Both languages.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fa];
+
+    /// The language code: `en`, `fa`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fa => "fa",
+        }
+    }
+
+    /// Reads a language code or a locale (`fa`, `fa_IR.UTF-8`, `en-US`…); `None` for others.
+    ///
+    /// ```
+    /// use takhte::i18n::Lang;
+    /// assert_eq!(Lang::from_locale("fa_IR.UTF-8"), Some(Lang::Fa));
+    /// assert_eq!(Lang::from_locale("en-GB"), Some(Lang::En));
+    /// assert_eq!(Lang::from_locale("de"), None);
+    /// ```
+    pub fn from_locale(locale: &str) -> Option<Lang> {
+        let head: String = locale.chars().take_while(|c| c.is_ascii_alphabetic()).collect::<String>().to_ascii_lowercase();
+        match head.as_str() {
+            "fa" | "per" | "fas" => Some(Lang::Fa),
+            "en" | "eng" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    /// Whether the language is written right to left.
+    pub fn rtl(self) -> bool {
+        self == Lang::Fa
+    }
+}
+
+/// The system's language if it is Persian or English (Persian wins if the user lists both
+/// and Persian comes first), else English.
+pub fn system_lang() -> Lang {
+    lang_from_locales(sys_locale::get_locales())
+}
+
+/// The first locale of the list that is Persian or English, else English.
+pub fn lang_from_locales(locales: impl IntoIterator<Item = String>) -> Lang {
+    locales.into_iter().find_map(|l| Lang::from_locale(&l)).unwrap_or(Lang::En)
+}
+
+/// Writes the ASCII digits of `text` as Persian digits (`۰`–`۹`) for Persian; unchanged for
+/// English.
+///
+/// ```
+/// use takhte::i18n::{digits, Lang};
+/// assert_eq!(digits("3+2", Lang::Fa), "۳+۲");
+/// assert_eq!(digits("3+2", Lang::En), "3+2");
+/// ```
+pub fn digits(text: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => text.to_string(),
+        Lang::Fa => text.chars().map(|c| if c.is_ascii_digit() { char::from_u32(0x06F0 + (c as u32 - '0' as u32)).unwrap_or(c) } else { c }).collect(),
+    }
+}
+
+/// The translations of both languages and the current one.
+pub struct I18n {
+    loaders: HashMap<Lang, FluentLanguageLoader>,
+    lang: Lang,
+}
+
+impl I18n {
+    /// Loads both languages; `lang` is the current one.
+    pub fn new(lang: Lang) -> I18n {
+        let mut loaders = HashMap::new();
+        for l in Lang::ALL {
+            let id: unic_langid::LanguageIdentifier = l.code().parse().expect("valid language code");
+            let loader = FluentLanguageLoader::new("takhte", id.clone());
+            // Embedded files: loading can only fail if the build is broken, which tests catch.
+            let _ = loader.load_languages(&Localizations, &[id]);
+            loader.set_use_isolating(false);
+            loaders.insert(l, loader);
+        }
+        I18n { loaders, lang }
+    }
+
+    /// The current language.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// Switches the language.
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+    }
+
+    fn loader(&self) -> &FluentLanguageLoader {
+        &self.loaders[&self.lang]
+    }
+
+    /// Whether `key` exists in the current language.
+    pub fn has(&self, key: &str) -> bool {
+        self.loader().has(key)
+    }
+
+    /// The message `key`, or the key itself when it is missing (never a panic).
+    pub fn tr(&self, key: &str) -> String {
+        if self.loader().has(key) {
+            self.loader().get(key)
+        } else {
+            key.to_string()
+        }
+    }
+
+    /// The message `key` with named arguments (already formatted strings).
+    pub fn tr_args(&self, key: &str, args: &[(&str, String)]) -> String {
+        if !self.loader().has(key) {
+            return key.to_string();
+        }
+        let map: HashMap<String, String> = args.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        self.loader().get_args(key, map)
+    }
+
+    /// A number in this language's digits.
+    pub fn number(&self, n: impl std::fmt::Display) -> String {
+        digits(&n.to_string(), self.lang)
+    }
+
+    /// A clock time `m:ss` (or `h:mm:ss`), with tenths under ten seconds, in this language's digits.
+    pub fn clock(&self, ms: u64) -> String {
+        let s = ms / 1000;
+        let text = if s >= 3600 {
+            format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+        } else if ms < 10_000 {
+            format!("{}:{:02}.{}", s / 60, s % 60, (ms % 1000) / 100)
+        } else {
+            format!("{}:{:02}", s / 60, s % 60)
+        };
+        self.number(text)
+    }
+
+    /// A controller status message in this language: machine-word arguments (sides, pieces,
+    /// reasons, results, faces) are translated, numbers get this language's digits.
+    pub fn status(&self, status: &Status) -> String {
+        let mut args: Vec<(&str, String)> = Vec::new();
+        for (name, value) in &status.args {
+            let text = match *name {
+                "side" => self.tr(&format!("side-{value}")),
+                "piece" => self.tr(&format!("piece-{value}")),
+                "reason" if self.has(&format!("reason-{value}")) => self.tr(&format!("reason-{value}")),
+                "result" => self.tr(&format!("result-{value}")),
+                "face" => {
+                    args.push(("name", self.tr(&format!("face-name-{value}"))));
+                    self.number(value)
+                }
+                _ => self.number(value),
+            };
+            args.push((name, text));
+        }
+        self.tr_args(status.key, &args)
+    }
+
+    /// Every message id of `lang`'s file, for the completeness tests.
+    pub fn keys(lang: Lang) -> Vec<String> {
+        let path = format!("{}/takhte.ftl", lang.code());
+        let Some(file) = Localizations::get(&path) else { return Vec::new() };
+        let text = String::from_utf8_lossy(&file.data).into_owned();
+        text.lines()
+            .filter_map(|l| {
+                let (id, _) = l.split_once(" =")?;
+                let ok = !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                ok.then(|| id.to_string())
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,908 @@
+//! The app adapter: connects the Slint `App` and `T` globals to the controller, the store and
+//! the translations. It turns callbacks into intents and views into models; no rules here.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
+
+use crate::ai::{Engine, Standard};
+use crate::game::view::{Glyph, PieceView, View};
+use crate::game::{from_record, record_result, Autosaver, Controller, Layout, NewGame, Opponent, SystemRandomness, TimeControl};
+use crate::i18n::{system_lang, I18n, Lang};
+use crate::rules::{chess::Kind, GameKind, Side};
+use crate::store::{Settings, Stats, Store};
+
+use super::board_model::{self, square_at, PieceSlots};
+use super::images::piece_image;
+use super::{App, CardData, MainWindow, MoveRow, PieceData, SavedData, SideInfo, SquareData, StatRow, T, Theme};
+
+/// Everything the adapter keeps between callbacks.
+pub struct AppState {
+    window: slint::Weak<MainWindow>,
+    /// The translations and the current language.
+    pub i18n: I18n,
+    store: Option<Store>,
+    /// The settings (saved on every change).
+    pub settings: Settings,
+    stats: Stats,
+    /// The game on the board, if any.
+    pub controller: Option<Controller>,
+    saver: Option<Autosaver>,
+    last_game: Option<NewGame>,
+    pieces: PieceSlots,
+    squares: Rc<VecModel<SquareData>>,
+    last_view: Option<View>,
+    press: Option<crate::rules::Square>,
+    stats_recorded: bool,
+    result_closed: bool,
+    engine: Arc<dyn Engine>,
+    movetime_ms: u64,
+    ng_kind: GameKind,
+    history: Vec<String>,
+    die_rolls: i32,
+}
+
+/// The running app: its window and state.
+pub struct TakhteApp {
+    /// The main window.
+    pub window: MainWindow,
+    /// The shared state.
+    pub state: Rc<RefCell<AppState>>,
+}
+
+fn kind_of(name: &str) -> GameKind {
+    GameKind::parse(name).unwrap_or(GameKind::Chess)
+}
+
+fn lang_index(lang: Lang) -> i32 {
+    match lang {
+        Lang::En => 0,
+        Lang::Fa => 1,
+    }
+}
+
+impl TakhteApp {
+    /// Builds the window and loads settings, statistics and saved games from `data_dir` (or the
+    /// default folder). A store that cannot be opened leaves the app usable without saving.
+    pub fn new(data_dir: Option<PathBuf>) -> Result<TakhteApp, slint::PlatformError> {
+        let window = MainWindow::new()?;
+        let store = Store::open(data_dir.unwrap_or_else(|| Store::default_dir(None))).ok();
+        let (settings, _) = store.as_ref().map(|s| s.load_settings()).unwrap_or_default();
+        let (stats, _) = store.as_ref().map(|s| s.load_stats()).unwrap_or_default();
+        let lang = match settings.language.as_deref() {
+            Some(code) => Lang::from_locale(code).unwrap_or(Lang::En),
+            None => system_lang(),
+        };
+        let state = Rc::new(RefCell::new(AppState {
+            window: window.as_weak(),
+            i18n: I18n::new(lang),
+            store,
+            settings,
+            stats,
+            controller: None,
+            saver: None,
+            last_game: None,
+            pieces: PieceSlots::new(),
+            squares: Rc::new(VecModel::default()),
+            last_view: None,
+            press: None,
+            stats_recorded: false,
+            result_closed: false,
+            engine: Arc::new(Standard),
+            movetime_ms: 1000,
+            ng_kind: GameKind::Chess,
+            history: Vec::new(),
+            die_rolls: 0,
+        }));
+        let app = TakhteApp { window, state };
+        app.connect();
+        app.state.borrow_mut().apply_settings_to_ui();
+        app.state.borrow_mut().refresh_all();
+        Ok(app)
+    }
+
+    /// Replaces the computer engine and its time per move (tests use a fast one).
+    pub fn set_engine(&self, engine: Arc<dyn Engine>, movetime_ms: u64) {
+        let mut s = self.state.borrow_mut();
+        s.engine = engine;
+        s.movetime_ms = movetime_ms;
+    }
+
+    /// Shows the window and runs the event loop until it closes; the game is saved on the way out.
+    pub fn run(&self) -> Result<(), slint::PlatformError> {
+        let result = self.window.run();
+        self.state.borrow_mut().save_now();
+        result
+    }
+
+    fn connect(&self) {
+        let w = &self.window;
+        let t = w.global::<T>();
+        let st = Rc::clone(&self.state);
+        t.on_tr(move |key, _lang| {
+            // `_lang` is only there so that Slint re-reads every text when the language changes.
+            let s = st.try_borrow().map(|s| s.i18n.tr(&key)).unwrap_or_else(|_| key.to_string());
+            s.into()
+        });
+        let app = w.global::<App>();
+        macro_rules! on {
+            ($setter:ident, |$s:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
+                let st = Rc::clone(&self.state);
+                app.$setter(move |$($arg: $ty),*| {
+                    let Ok(mut guard) = st.try_borrow_mut() else { return };
+                    let $s: &mut AppState = &mut guard;
+                    $body;
+                });
+            }};
+        }
+        on!(on_open, |s, screen: SharedString| s.open(&screen));
+        on!(on_back, |s| s.back());
+        on!(on_back_pressed, |s| {
+            s.back_pressed();
+        });
+        on!(on_exit_app, |s| {
+            s.save_now();
+            let _ = slint::quit_event_loop();
+        });
+        on!(on_choose_game, |s, kind: SharedString| s.choose_game(kind_of(&kind)));
+        on!(on_continue_game, |s| s.continue_game());
+        on!(on_start_game, |s| s.start_from_form());
+        on!(on_square_down, |s, col: i32, row: i32| s.square_down(col, row));
+        on!(on_square_up, |s, col: i32, row: i32| s.square_up(col, row));
+        on!(on_undo, |s| s.with_game(|c| c.undo()));
+        on!(on_redo, |s| s.with_game(|c| c.redo()));
+        on!(on_hint, |s| s.with_game(|c| c.hint()));
+        on!(on_flip, |s| s.with_game(|c| c.flip()));
+        on!(on_resign, |s| s.with_game(|c| c.resign()));
+        on!(on_offer_draw, |s| s.with_game(|c| c.offer_draw()));
+        on!(on_accept_draw, |s| s.with_game(|c| c.accept_draw()));
+        on!(on_decline_draw, |s| s.with_game(|c| c.decline_draw()));
+        on!(on_roll, |s| {
+            s.die_rolls += 1;
+            s.with_game(|c| c.roll())
+        });
+        on!(on_sapper, |s| s.with_game(|c| c.sapper()));
+        on!(on_promote, |s, i: i32| {
+            let kind = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight][i.clamp(0, 3) as usize];
+            s.with_game(|c| c.choose_promotion(kind))
+        });
+        on!(on_cancel_promotion, |s| s.with_game(|c| c.cancel_promotion()));
+        on!(on_rematch, |s| s.rematch());
+        on!(on_review, |s| {
+            s.result_closed = true;
+            s.with_game(|c| {
+                let n = c.session().moves().len();
+                c.review_to(n)
+            })
+        });
+        on!(on_close_result, |s| {
+            s.result_closed = true;
+            s.refresh_game()
+        });
+        on!(on_review_step, |s, d: i32| s.with_game(|c| c.review_step(d)));
+        on!(on_resume, |s, id: SharedString| s.resume(&id));
+        on!(on_delete, |s, id: SharedString| s.delete(&id));
+        on!(on_settings_changed, |s| s.settings_from_ui());
+        on!(on_rules_tab_changed, |s, i: i32| s.refresh_rules(i));
+        on!(on_tick, |s| s.tick());
+    }
+}
+
+impl AppState {
+    fn ui(&self) -> Option<MainWindow> {
+        self.window.upgrade()
+    }
+
+    fn tr(&self, key: &str) -> String {
+        self.i18n.tr(key)
+    }
+
+    fn game_name(&self, kind: GameKind) -> String {
+        self.tr(&format!("game-{}", kind.name()))
+    }
+
+    // ----- navigation -----
+
+    /// Shows a screen: home, new-game, game, saved, settings, rules, stats.
+    pub fn open(&mut self, screen: &str) {
+        if screen == "home" {
+            self.save_now();
+            if let Some(c) = self.controller.as_mut() {
+                c.pause();
+            }
+        }
+        if let Some(ui) = self.ui() {
+            ui.global::<App>().set_screen(screen.into());
+        }
+        self.refresh_all();
+    }
+
+    /// The back button: one screen back (the game goes home).
+    pub fn back(&mut self) {
+        let screen = self.ui().map(|u| u.global::<App>().get_screen().to_string()).unwrap_or_default();
+        match screen.as_str() {
+            "home" => {}
+            _ => self.open("home"),
+        }
+    }
+
+    /// The system back button: one screen back; on the home screen it asks before leaving.
+    /// Returns what it did.
+    pub fn back_pressed(&mut self) -> crate::android::BackAction {
+        let screen = self.screen();
+        let action = crate::android::back_action(&screen, self.ui().is_some_and(|u| u.global::<App>().get_confirm_exit()));
+        match action {
+            crate::android::BackAction::GoTo(target) => self.open(target),
+            crate::android::BackAction::AskToLeave => {
+                if let Some(ui) = self.ui() {
+                    ui.global::<App>().set_confirm_exit(true);
+                }
+            }
+            crate::android::BackAction::CloseDialog => {
+                if let Some(ui) = self.ui() {
+                    ui.global::<App>().set_confirm_exit(false);
+                }
+            }
+        }
+        action
+    }
+
+    /// The current screen's name.
+    pub fn screen(&self) -> String {
+        self.ui().map(|u| u.global::<App>().get_screen().to_string()).unwrap_or_default()
+    }
+
+    fn choose_game(&mut self, kind: GameKind) {
+        self.ng_kind = kind;
+        if let Some(ui) = self.ui() {
+            let app = ui.global::<App>();
+            app.set_ng_kind(kind.name().into());
+            app.set_ng_layout(match Layout::parse(&self.settings.pass_and_play_rotation) {
+                Some(Layout::FaceToFace) => 1,
+                Some(Layout::Fixed) => 2,
+                _ => 0,
+            });
+        }
+        self.open("new-game");
+    }
+
+    fn start_from_form(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let app = ui.global::<App>();
+        let kind = self.ng_kind;
+        let layout = [Layout::Rotate, Layout::FaceToFace, Layout::Fixed][app.get_ng_layout().clamp(0, 2) as usize];
+        let opponent = if app.get_ng_computer() {
+            let human = if kind == GameKind::DiceChess || app.get_ng_white() { Side::White } else { Side::Black };
+            Opponent::Computer { level: app.get_ng_level().clamp(1, 6) as u8, human }
+        } else {
+            Opponent::PassAndPlay
+        };
+        let time_control = if kind == GameKind::Chess {
+            usize::try_from(app.get_ng_time()).ok().and_then(|i| TimeControl::PRESETS.get(i).copied())
+        } else {
+            None
+        };
+        let game = NewGame { kind, opponent, layout: if matches!(opponent, Opponent::Computer { .. }) { Layout::Fixed } else { layout }, time_control, position: None };
+        self.start(game);
+    }
+
+    /// Starts a new game and shows it.
+    pub fn start(&mut self, game: NewGame) {
+        self.save_now();
+        let controller = match Controller::new(game.clone(), Arc::clone(&self.engine), Box::new(SystemRandomness)) {
+            Ok(c) => c,
+            Err(_) => return,
+        };
+        self.install(controller, None);
+        self.last_game = Some(game);
+        self.open("game");
+    }
+
+    fn install(&mut self, mut controller: Controller, saver: Option<Autosaver>) {
+        controller.set_movetime(self.movetime_ms);
+        self.saver = saver.or_else(|| self.store.clone().map(|s| Autosaver::new(s, crate::store::now_unix())));
+        self.stats_recorded = controller.session().is_over();
+        self.result_closed = controller.session().is_over();
+        self.controller = Some(controller);
+        self.last_view = None;
+        self.history.clear();
+        if let Some(c) = self.controller.as_mut() {
+            c.resume();
+        }
+    }
+
+    fn rematch(&mut self) {
+        if let Some(g) = self.last_game.clone() {
+            self.start(g);
+        } else if let Some(c) = &self.controller {
+            let kind = c.session().kind();
+            self.start(NewGame { kind, opponent: c.opponent(), layout: c.layout(), time_control: c.session().clock.as_ref().map(|k| k.control), position: None });
+        }
+    }
+
+    fn continue_game(&mut self) {
+        if let Some(id) = self.continue_id() {
+            self.resume(&id);
+        }
+    }
+
+    fn continue_id(&self) -> Option<String> {
+        let store = self.store.as_ref()?;
+        store.list_games().into_iter().find_map(|g| match g.entry {
+            Ok(rec) if rec.result.is_none() => Some(g.id),
+            _ => None,
+        })
+    }
+
+    /// Resumes a saved game by id.
+    pub fn resume(&mut self, id: &str) {
+        let Some(store) = self.store.clone() else { return };
+        let Ok(rec) = store.load_game(id) else {
+            self.refresh_all();
+            return;
+        };
+        match from_record(&rec, Arc::clone(&self.engine), Box::new(SystemRandomness)) {
+            Ok(c) => {
+                self.save_now();
+                self.last_game = None;
+                self.install(c, Some(Autosaver::resume(store, rec.id.clone(), rec.created_unix)));
+                self.open("game");
+            }
+            Err(_) => self.refresh_all(),
+        }
+    }
+
+    fn delete(&mut self, id: &str) {
+        if let Some(store) = &self.store {
+            let _ = store.delete_game(id);
+        }
+        if self.saver.as_ref().is_some_and(|s| s.id() == id) {
+            self.saver = None;
+            self.controller = None;
+        }
+        self.refresh_saved();
+        self.refresh_home();
+    }
+
+    /// Saves the current game now (leaving the game, pausing the app).
+    pub fn save_now(&mut self) {
+        if let (Some(saver), Some(c)) = (&self.saver, self.controller.as_mut()) {
+            if !c.session().moves().is_empty() {
+                let _ = saver.save(c);
+            }
+        }
+    }
+
+    /// The app goes to the background: the clock stops and the game is saved.
+    pub fn pause(&mut self) {
+        if let Some(c) = self.controller.as_mut() {
+            c.pause();
+        }
+        self.save_now();
+    }
+
+    /// The app comes back to the foreground.
+    pub fn resume_app(&mut self) {
+        if self.screen() == "game" {
+            if let Some(c) = self.controller.as_mut() {
+                c.resume();
+            }
+        }
+    }
+
+    // ----- the board -----
+
+    fn with_game(&mut self, f: impl FnOnce(&mut Controller)) {
+        if let Some(c) = self.controller.as_mut() {
+            f(c);
+        }
+        self.after_action();
+    }
+
+    fn square_down(&mut self, col: i32, row: i32) {
+        let Some(view) = &self.last_view else { return };
+        let sq = square_at(col, row, view.ranks, view.flipped);
+        self.press = sq;
+        let img = sq
+            .and_then(|s| view.squares.get(s.index()).and_then(|v| v.piece))
+            .map(|p| piece_image(p, 96))
+            .unwrap_or_default();
+        if let Some(ui) = self.ui() {
+            ui.global::<App>().set_drag_image(img);
+        }
+    }
+
+    fn square_up(&mut self, col: i32, row: i32) {
+        let Some(view) = &self.last_view else { return };
+        let to = square_at(col, row, view.ranks, view.flipped);
+        let from = self.press.take();
+        match (from, to) {
+            (Some(f), Some(t)) if f == t => self.with_game(|c| c.tap(t)),
+            (Some(f), Some(t)) => self.with_game(|c| c.drag(f, t)),
+            _ => {}
+        }
+    }
+
+    /// Taps a square by name (tests and the CLI).
+    pub fn tap(&mut self, sq: crate::rules::Square) {
+        self.with_game(|c| c.tap(sq));
+    }
+
+    fn tick(&mut self) {
+        let Some(c) = self.controller.as_mut() else { return };
+        c.tick();
+        if self.last_view.as_ref() != Some(&c.view()) {
+            self.after_action();
+        }
+    }
+
+    fn after_action(&mut self) {
+        if let (Some(saver), Some(c)) = (&self.saver, self.controller.as_mut()) {
+            let _ = saver.save_if_changed(c);
+        }
+        if let Some(c) = &self.controller {
+            if !self.stats_recorded && c.session().is_over() {
+                self.stats_recorded = record_result(&mut self.stats, c);
+                if let Some(store) = &self.store {
+                    let _ = store.save_stats(&self.stats);
+                }
+            }
+        }
+        self.refresh_game();
+    }
+
+    // ----- refreshing the UI -----
+
+    /// Refreshes every screen's texts and models (after a language change, a screen change).
+    pub fn refresh_all(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let t = ui.global::<T>();
+        t.set_lang(self.i18n.lang().code().into());
+        t.set_rtl(self.i18n.lang().rtl());
+        let app = ui.global::<App>();
+        app.set_level_labels(ModelRc::new(VecModel::from((1..=6).map(|n| SharedString::from(self.i18n.number(n))).collect::<Vec<_>>())));
+        app.set_time_labels(ModelRc::new(VecModel::from(
+            TimeControl::PRESETS.iter().map(|t| SharedString::from(self.i18n.number(t.label()))).collect::<Vec<_>>(),
+        )));
+        app.set_ng_title(self.game_name(self.ng_kind).into());
+        self.refresh_home();
+        self.refresh_saved();
+        self.refresh_stats();
+        self.refresh_rules(app.get_rules_tab());
+        self.last_view = None;
+        self.refresh_game();
+    }
+
+    fn refresh_home(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let app = ui.global::<App>();
+        let cards: Vec<CardData> = GameKind::ALL
+            .iter()
+            .map(|&k| {
+                let game = crate::rules::AnyGame::start(k, 7);
+                let view_pieces = preview_pieces(&game);
+                CardData {
+                    kind: k.name().into(),
+                    title: self.game_name(k).into(),
+                    blurb: self.tr(&format!("game-{}-blurb", k.name())).into(),
+                    preview_ranks: if k == GameKind::MineChess { 10 } else { 8 },
+                    preview: ModelRc::new(VecModel::from(view_pieces)),
+                }
+            })
+            .collect();
+        app.set_cards(ModelRc::new(VecModel::from(cards)));
+        let cont = self.continue_id().and_then(|id| self.store.as_ref()?.load_game(&id).ok());
+        app.set_has_continue(cont.is_some());
+        if let Some(rec) = cont {
+            let kind = kind_of(&rec.kind);
+            app.set_continue_title(self.game_name(kind).into());
+            let state = self.opponent_text(&rec);
+            let line = self.i18n.tr_args(
+                "home-continue-line",
+                &[("game", self.game_name(kind)), ("moves", self.i18n.number(rec.moves.len())), ("state", state)],
+            );
+            app.set_continue_line(line.into());
+        }
+    }
+
+    fn opponent_text(&self, rec: &crate::store::GameRecord) -> String {
+        match rec.mode.opponent {
+            crate::store::Opponent::Computer => {
+                self.i18n.tr_args("saved-vs-computer", &[("n", self.i18n.number(rec.mode.level.unwrap_or(1)))])
+            }
+            crate::store::Opponent::PassAndPlay => self.tr("saved-two-players"),
+        }
+    }
+
+    fn refresh_saved(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let Some(store) = &self.store else { return };
+        let mut rows = Vec::new();
+        for g in store.list_games() {
+            let row = match &g.entry {
+                Ok(rec) => {
+                    let kind = kind_of(&rec.kind);
+                    let moves = self.i18n.tr_args("saved-moves", &[("n", self.i18n.number(rec.moves.len()))]);
+                    let line1 = format!("{} · {}", self.opponent_text(rec), moves);
+                    let state = match &rec.result {
+                        Some(r) => {
+                            let head = self.tr(&format!("result-{}", r.winner.as_deref().unwrap_or("draw")));
+                            format!("{head} · {}", self.tr(&format!("reason-{}", r.reason)))
+                        }
+                        None => match from_record(rec, Arc::new(Standard), Box::new(SystemRandomness)) {
+                            Ok(c) => {
+                                let side = c.session().game().side_to_move();
+                                self.i18n.tr_args("saved-to-move", &[("side", self.tr(side_key(side)))])
+                            }
+                            Err(e) => {
+                                rows.push(SavedData {
+                                    id: g.id.clone().into(),
+                                    title: self.game_name(kind).into(),
+                                    line1: self.i18n.tr_args("saved-damaged", &[("reason", e.to_string())]).into(),
+                                    line2: g.file.clone().into(),
+                                    damaged: true,
+                                });
+                                continue;
+                            }
+                        },
+                    };
+                    SavedData {
+                        id: g.id.clone().into(),
+                        title: self.game_name(kind).into(),
+                        line1: line1.into(),
+                        line2: format!("{} · {}", state, self.i18n.number(date_text(rec.updated_unix))).into(),
+                        damaged: false,
+                    }
+                }
+                Err(d) => SavedData {
+                    id: g.id.clone().into(),
+                    title: g.file.clone().into(),
+                    line1: self.i18n.tr_args("saved-damaged", &[("reason", d.reason.clone())]).into(),
+                    line2: SharedString::default(),
+                    damaged: true,
+                },
+            };
+            rows.push(row);
+        }
+        ui.global::<App>().set_saved(ModelRc::new(VecModel::from(rows)));
+    }
+
+    fn refresh_stats(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let rows: Vec<StatRow> = self
+            .stats
+            .entries
+            .iter()
+            .map(|e| {
+                let mode = match (e.mode.as_str(), e.level) {
+                    ("computer", Some(l)) => self.i18n.tr_args("stats-vs-computer", &[("n", self.i18n.number(l))]),
+                    _ => self.tr("stats-two-players"),
+                };
+                StatRow {
+                    title: format!("{} · {}", self.game_name(kind_of(&e.kind)), mode).into(),
+                    wins: self.i18n.number(e.wins).into(),
+                    draws: self.i18n.number(e.draws).into(),
+                    losses: self.i18n.number(e.losses).into(),
+                }
+            })
+            .collect();
+        ui.global::<App>().set_stats(ModelRc::new(VecModel::from(rows)));
+    }
+
+    fn refresh_rules(&mut self, tab: i32) {
+        let Some(ui) = self.ui() else { return };
+        let app = ui.global::<App>();
+        let kind = GameKind::ALL[tab.clamp(0, 3) as usize];
+        let text = self.tr(&format!("rules-{}", kind.name()));
+        let paragraphs: Vec<SharedString> = text.lines().filter(|l| !l.trim().is_empty()).map(|l| l.trim().into()).collect();
+        app.set_rules_paragraphs(ModelRc::new(VecModel::from(paragraphs)));
+        let view = rules_diagram(kind);
+        app.set_rules_ranks(view.ranks as i32);
+        app.set_rules_squares(ModelRc::new(VecModel::from(board_model::squares(&view))));
+        let mut slots = PieceSlots::new();
+        slots.set_pixel_size(64);
+        slots.rebuild(&view);
+        app.set_rules_pieces(ModelRc::from(slots.model()));
+        app.set_rules_caption(self.tr(&format!("game-{}-blurb", kind.name())).into());
+    }
+
+    /// Refreshes the game screen from the controller's view.
+    pub fn refresh_game(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let app = ui.global::<App>();
+        let Some(c) = &self.controller else { return };
+        let view = c.view();
+        let moves_now: Vec<String> = c.session().moves()[..c.session().cursor()].to_vec();
+        let one_more = moves_now.len() == self.history.len() + 1 && moves_now.starts_with(&self.history);
+        let same_orientation = self.last_view.as_ref().is_some_and(|v| v.flipped == view.flipped && v.ranks == view.ranks);
+        let px = self.piece_pixels(&ui, view.ranks);
+        self.pieces.set_pixel_size(px);
+        if one_more && same_orientation {
+            self.pieces.after_move(&view, &view.last_path);
+        } else if self.last_view.as_ref().map(|v| (&v.squares, v.flipped)) != Some((&view.squares, view.flipped)) || app.get_pieces().row_count() == 0 {
+            self.pieces.rebuild(&view);
+            app.set_pieces(ModelRc::from(self.pieces.model()));
+        }
+        self.history = moves_now;
+
+        // Squares: update rows in place, so that marks animate once.
+        let rows = board_model::squares(&view);
+        if self.squares.row_count() != rows.len() {
+            self.squares = Rc::new(VecModel::from(rows));
+            app.set_squares(ModelRc::from(Rc::clone(&self.squares)));
+        } else {
+            for (i, r) in rows.into_iter().enumerate() {
+                if self.squares.row_data(i).as_ref() != Some(&r) {
+                    self.squares.set_row_data(i, r);
+                }
+            }
+        }
+        if app.get_squares().row_count() == 0 {
+            app.set_squares(ModelRc::from(Rc::clone(&self.squares)));
+        }
+
+        let kind = view.kind;
+        app.set_kind(kind.name().into());
+        app.set_ranks(view.ranks as i32);
+        let title = match c.opponent() {
+            Opponent::Computer { level, .. } => {
+                format!("{} · {}", self.game_name(kind), self.i18n.tr_args("level-n", &[("n", self.i18n.number(level))]))
+            }
+            Opponent::PassAndPlay => self.game_name(kind),
+        };
+        app.set_title(title.into());
+        app.set_status(self.i18n.status(&view.status).into());
+        let bottom_side = if view.flipped { Side::Black } else { Side::White };
+        app.set_top(self.side_info(&view, c, bottom_side.opponent()));
+        app.set_bottom(self.side_info(&view, c, bottom_side));
+        app.set_has_clocks(view.clocks.is_some());
+        app.set_face_to_face(matches!(c.opponent(), Opponent::PassAndPlay) && c.layout() == Layout::FaceToFace);
+        app.set_moves(ModelRc::new(VecModel::from(self.move_rows(&view))));
+        if let Some(die) = &view.die {
+            app.set_has_die(true);
+            let face = die.face.or(die.last_face).unwrap_or(0);
+            app.set_die_face(face as i32);
+            app.set_die_rolls(self.die_rolls);
+            let label = if face > 0 {
+                self.i18n.tr_args("die-face", &[("face", self.i18n.number(face)), ("name", self.tr(&format!("face-name-{face}")))])
+            } else {
+                String::new()
+            };
+            app.set_die_label(label.into());
+            let start = match (view.moves.is_empty(), die.start_rolls.last()) {
+                (true, Some(&(w, b))) => self.i18n.tr_args("start-roll", &[("white", self.i18n.number(w)), ("black", self.i18n.number(b))]),
+                _ => String::new(),
+            };
+            app.set_start_roll(start.into());
+        } else {
+            app.set_has_die(false);
+        }
+        app.set_mines_label(view.mines_left.map(|n| self.i18n.tr_args("mines-left", &[("n", self.i18n.number(n))])).unwrap_or_default().into());
+        let b = view.buttons;
+        app.set_can_undo(b.undo);
+        app.set_can_redo(b.redo);
+        app.set_can_hint(b.hint);
+        app.set_can_resign(b.resign);
+        app.set_can_offer_draw(b.offer_draw);
+        app.set_can_answer_draw(b.answer_draw);
+        app.set_can_roll(b.roll);
+        app.set_can_sapper(b.sapper);
+        app.set_promoting(view.promotion.is_some());
+        let promo_side = view.side_to_move;
+        app.set_promotion_images(ModelRc::new(VecModel::from(
+            [Glyph::Queen, Glyph::Rook, Glyph::Bishop, Glyph::Knight].map(|g| piece_image(PieceView { side: promo_side, glyph: g }, 96)).to_vec(),
+        )));
+        app.set_game_over(view.result.is_some());
+        app.set_show_result_sheet(view.result.is_some() && !self.result_closed && !view.review);
+        if let Some(r) = &view.result {
+            let title = match (c.opponent(), r.winner) {
+                (_, None) => self.tr("result-draw"),
+                (Opponent::Computer { human, .. }, Some(w)) if w == human => self.tr("result-you-win"),
+                (Opponent::Computer { .. }, Some(_)) => self.tr("result-you-lose"),
+                (Opponent::PassAndPlay, Some(w)) => self.tr(&format!("result-{}", side_key(w).trim_start_matches("side-"))),
+            };
+            app.set_result_title(title.into());
+            app.set_result_reason(self.tr(&format!("reason-{}", r.reason)).into());
+        }
+        app.set_reviewing(view.review);
+        let total = c.session().moves().len();
+        app.set_review_label(self.i18n.tr_args("review-position", &[("n", self.i18n.number(c.session().cursor())), ("total", self.i18n.number(total))]).into());
+        app.set_save_failed(view.save_failed);
+        self.last_view = Some(view);
+    }
+
+    fn piece_pixels(&self, ui: &MainWindow, ranks: u8) -> u32 {
+        let size = ui.window().size();
+        let scale = ui.window().scale_factor().max(1.0);
+        let cell = (size.width as f32 / 8.0).min(size.height as f32 * 0.75 / ranks as f32);
+        ((cell.max(24.0 * scale) / 8.0).ceil() * 8.0) as u32
+    }
+
+    fn side_info(&self, view: &View, c: &Controller, side: Side) -> SideInfo {
+        let name = match c.opponent() {
+            Opponent::Computer { human, .. } if human != side => format!("{} · {}", self.tr(side_key(side)), self.tr("opponent-computer")),
+            _ => self.tr(side_key(side)),
+        };
+        let (clock, running, low) = match &view.clocks {
+            Some(cl) => {
+                let k = cl[side.index()];
+                (self.i18n.clock(k.remaining_ms), k.running, k.remaining_ms < 20_000)
+            }
+            None => (String::new(), false, false),
+        };
+        let imgs = |list: &[PieceView]| ModelRc::new(VecModel::from(list.iter().map(|&p| piece_image(p, 40)).collect::<Vec<_>>()));
+        SideInfo {
+            name: name.into(),
+            clock: clock.into(),
+            clock_running: running,
+            clock_low: low,
+            captured: imgs(&view.captured[side.index()]),
+            lost: imgs(&view.lost_to_mines[side.index()]),
+            to_move: view.result.is_none() && view.side_to_move == side,
+        }
+    }
+
+    fn move_rows(&self, view: &View) -> Vec<MoveRow> {
+        let mut rows: Vec<MoveRow> = Vec::new();
+        for (i, m) in view.moves.iter().enumerate() {
+            let new_row = m.side == Side::White || rows.is_empty() || i == 0;
+            if m.side == Side::White || new_row && rows.last().map(|r| !r.black.is_empty()).unwrap_or(true) {
+                rows.push(MoveRow {
+                    number: format!("{}.", self.i18n.number(rows.len() + 1)).into(),
+                    white: if m.side == Side::White { m.text.clone().into() } else { "…".into() },
+                    black: SharedString::default(),
+                    white_current: m.current && m.side == Side::White,
+                    black_current: false,
+                });
+                if m.side == Side::White {
+                    continue;
+                }
+            }
+            if let Some(last) = rows.last_mut() {
+                last.black = m.text.clone().into();
+                last.black_current = m.current;
+            }
+        }
+        rows
+    }
+
+    // ----- settings -----
+
+    fn apply_settings_to_ui(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let app = ui.global::<App>();
+        let s = &self.settings;
+        app.set_set_lang(lang_index(self.i18n.lang()));
+        app.set_set_theme(match s.theme.as_str() {
+            "green" => 1,
+            "blue" => 2,
+            _ => 0,
+        });
+        app.set_set_anim(match s.animation_speed.as_str() {
+            "off" => 0,
+            "fast" => 1,
+            "slow" => 3,
+            _ => 2,
+        });
+        app.set_set_rotation(match s.pass_and_play_rotation.as_str() {
+            "face-to-face" => 1,
+            "none" => 2,
+            _ => 0,
+        });
+        app.set_set_sound(s.sound);
+        app.set_set_legal(s.show_legal_moves);
+        app.set_set_coords(s.coordinates);
+        ui.global::<Theme>().set_board_theme(app.get_set_theme());
+        app.set_show_targets(s.show_legal_moves);
+        app.set_show_coordinates(s.coordinates);
+        app.set_slide_time(match s.animation_speed.as_str() {
+            "off" => 0,
+            "fast" => 100,
+            "slow" => 320,
+            _ => 180,
+        });
+    }
+
+    fn settings_from_ui(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let app = ui.global::<App>();
+        let lang = if app.get_set_lang() == 1 { Lang::Fa } else { Lang::En };
+        self.settings.language = Some(lang.code().to_string());
+        self.settings.theme = ["classic", "green", "blue"][app.get_set_theme().clamp(0, 2) as usize].to_string();
+        self.settings.animation_speed = ["off", "fast", "normal", "slow"][app.get_set_anim().clamp(0, 3) as usize].to_string();
+        self.settings.pass_and_play_rotation = ["rotate", "face-to-face", "none"][app.get_set_rotation().clamp(0, 2) as usize].to_string();
+        self.settings.sound = app.get_set_sound();
+        self.settings.show_legal_moves = app.get_set_legal();
+        self.settings.coordinates = app.get_set_coords();
+        if let Some(store) = &self.store {
+            let _ = store.save_settings(&self.settings);
+        }
+        self.set_language(lang);
+        self.apply_settings_to_ui();
+    }
+
+    /// Switches the language at once (no restart).
+    pub fn set_language(&mut self, lang: Lang) {
+        self.i18n.set_lang(lang);
+        self.refresh_all();
+    }
+}
+
+fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::White => "side-white",
+        Side::Black => "side-black",
+    }
+}
+
+/// `YYYY-MM-DD` of a Unix time (UTC).
+fn date_text(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+fn preview_pieces(game: &crate::rules::AnyGame) -> Vec<PieceData> {
+    let Ok(c) = Controller::new(
+        NewGame { kind: game.kind(), opponent: Opponent::PassAndPlay, layout: Layout::Fixed, time_control: None, position: Some(game.to_text()) },
+        Arc::new(Standard),
+        Box::new(SystemRandomness),
+    ) else {
+        return Vec::new();
+    };
+    let view = c.view();
+    board_model::pieces_of(&view)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (sq, p))| {
+            let (col, row) = board_model::display_cell(sq, view.ranks, false);
+            PieceData { key: i as i32, col, row, image: piece_image(p, 24), alive: true }
+        })
+        .collect()
+}
+
+/// A small illustrative position for each game's rules page.
+fn rules_diagram(kind: GameKind) -> View {
+    let (position, taps): (Option<&str>, &[&str]) = match kind {
+        GameKind::Chess => (Some("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1"), &["e1"]),
+        GameKind::DiceChess => (None, &[]),
+        GameKind::Draughts => (Some("8/3b4/2b1b3/3b4/3w4/8/w6w/8 w"), &["d4", "d6"]),
+        GameKind::MineChess => (Some("rnbqkbnr/pppp1ppp/8/4p3/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c5,d6,f4,h7 d4,e4,f4,d5,e5,f5,d6,e6,f6,d7,e7,f7"), &["e4"]),
+    };
+    let game = NewGame { kind, opponent: Opponent::PassAndPlay, layout: Layout::Fixed, time_control: None, position: position.map(String::from) };
+    let Ok(mut c) = Controller::new(game, Arc::new(Standard), Box::new(crate::game::ScriptedRandomness::new(vec![5, 2], vec![7]))) else {
+        return Controller::new(NewGame::pass_and_play(GameKind::Chess), Arc::new(Standard), Box::new(SystemRandomness)).expect("chess starts").view();
+    };
+    let ranks = if kind == GameKind::MineChess { 10 } else { 8 };
+    for t in taps {
+        if let Some(sq) = crate::rules::Square::parse(t, ranks) {
+            c.tap(sq);
+        }
+    }
+    c.view()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_utc() {
+        assert_eq!(date_text(0), "1970-01-01");
+        assert_eq!(date_text(1_795_996_800), "2026-12-01");
+        assert_eq!(date_text(951_782_400), "2000-02-29");
+    }
+}

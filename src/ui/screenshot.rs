@@ -1,0 +1,202 @@
+//! `takhte screenshot`: draws a scene of the app with the software renderer into a PNG, without
+//! a display.
+
+use std::path::Path;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use slint::platform::software_renderer::{MinimalSoftwareWindow, PremultipliedRgbaColor, RepaintBufferType};
+use slint::platform::{Platform, WindowAdapter};
+use slint::{ComponentHandle, PhysicalSize, PlatformError};
+
+use crate::ai::Standard;
+use crate::game::{Autosaver, Controller, Layout, NewGame, Opponent, ScriptedRandomness};
+use crate::i18n::Lang;
+use crate::rules::{GameKind, Side, Square};
+use crate::store::Store;
+
+use super::{App, TakhteApp};
+
+/// The scenes `takhte screenshot` knows.
+pub const SCENES: [&str; 10] = ["home", "new-game", "chess", "dice-chess", "draughts", "mine-chess", "game-over", "settings", "rules", "saved-games"];
+
+struct ShotPlatform {
+    window: Rc<MinimalSoftwareWindow>,
+    start: Instant,
+}
+
+impl Platform for ShotPlatform {
+    fn create_window_adapter(&self) -> Result<Rc<dyn WindowAdapter>, PlatformError> {
+        Ok(self.window.clone())
+    }
+    fn duration_since_start(&self) -> Duration {
+        // Time runs fast so that animations have finished when the picture is taken.
+        self.start.elapsed() * 1000
+    }
+}
+
+/// Installs the headless software-rendering platform (once per process) and returns its window.
+pub fn headless_window() -> Result<Rc<MinimalSoftwareWindow>, String> {
+    thread_local! {
+        static WINDOW: std::cell::RefCell<Option<Rc<MinimalSoftwareWindow>>> = const { std::cell::RefCell::new(None) };
+    }
+    WINDOW.with(|w| {
+        if let Some(win) = w.borrow().as_ref() {
+            return Ok(Rc::clone(win));
+        }
+        let window = MinimalSoftwareWindow::new(RepaintBufferType::NewBuffer);
+        slint::platform::set_platform(Box::new(ShotPlatform { window: Rc::clone(&window), start: Instant::now() }))
+            .map_err(|e| format!("cannot set up the headless renderer: {e}"))?;
+        *w.borrow_mut() = Some(Rc::clone(&window));
+        Ok(window)
+    })
+}
+
+fn scripted_game(app: &TakhteApp, game: NewGame, rolls: Vec<u8>, moves: &[&str]) {
+    let mut s = app.state.borrow_mut();
+    let mut c = match Controller::new(game, Arc::new(Standard), Box::new(ScriptedRandomness::new(rolls, vec![7]))) {
+        Ok(c) => c,
+        Err(_) => return,
+    };
+    for m in moves {
+        if let Err(_e) = c.session().game().parse_move(m) {
+            continue;
+        }
+        if let Ok(mv) = c.session().game().parse_move(m) {
+            crate::game::autoplay::enter(&mut c, &mv);
+        }
+    }
+    s.controller = Some(c);
+    drop(s);
+    app.state.borrow_mut().open("game");
+}
+
+fn tap(app: &TakhteApp, name: &str, ranks: u8) {
+    if let Some(sq) = Square::parse(name, ranks) {
+        app.state.borrow_mut().tap(sq);
+    }
+}
+
+/// Sets up `scene` in `app`.
+pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
+    let pp = |kind| NewGame { kind, opponent: Opponent::PassAndPlay, layout: Layout::Fixed, time_control: None, position: None };
+    match scene {
+        "home" => app.state.borrow_mut().open("home"),
+        "new-game" => {
+            app.window.global::<App>().invoke_choose_game("chess".into());
+        }
+        "chess" => {
+            let mut g = pp(GameKind::Chess);
+            g.time_control = Some(crate::game::TimeControl::new(10, 5));
+            scripted_game(app, g, vec![], &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6"]);
+            if let Some(c) = app.state.borrow_mut().controller.as_mut() {
+                c.pause();
+            }
+            tap(app, "f3", 8);
+        }
+        "dice-chess" => {
+            scripted_game(app, pp(GameKind::DiceChess), vec![5, 2, 3, 6, 4], &[]);
+            let mut s = app.state.borrow_mut();
+            if let Some(c) = s.controller.as_mut() {
+                c.roll();
+            }
+            s.refresh_game();
+        }
+        "draughts" => {
+            let mut g = pp(GameKind::Draughts);
+            g.position = Some("8/1bbb1bb1/2b1b3/3b4/3w1w2/2w5/ww4ww/8 w".into());
+            scripted_game(app, g, vec![], &[]);
+            tap(app, "d4", 8);
+            tap(app, "d6", 8);
+        }
+        "mine-chess" => {
+            let mut g = pp(GameKind::MineChess);
+            g.position = Some("rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq b4,f4,e6,h7 -".into());
+            scripted_game(app, g, vec![], &["e2e4", "e9e7", "g1f3", "b9b7", "b1c3"]);
+        }
+        "game-over" => {
+            scripted_game(app, pp(GameKind::Chess), vec![], &["f2f3", "e7e5", "g2g4", "d8h4"]);
+        }
+        "settings" => app.state.borrow_mut().open("settings"),
+        "rules" => {
+            app.window.global::<App>().set_rules_tab(3);
+            app.state.borrow_mut().open("rules");
+        }
+        "saved-games" => app.state.borrow_mut().open("saved"),
+        other => return Err(format!("unknown scene '{other}' (one of: {})", SCENES.join(", "))),
+    }
+    Ok(())
+}
+
+fn fill_store(dir: &Path) {
+    let Ok(store) = Store::open(dir.to_path_buf()) else { return };
+    let games: [(GameKind, &[&str]); 3] = [
+        (GameKind::Chess, &["e2e4", "c7c5", "g1f3", "d7d6"]),
+        (GameKind::Draughts, &["c3-c4", "a6-a5"]),
+        (GameKind::MineChess, &["e2e4", "e9e7"]),
+    ];
+    for (i, (kind, moves)) in games.iter().enumerate() {
+        let mut game = NewGame::pass_and_play(*kind);
+        if i == 0 {
+            game = NewGame::against_computer(*kind, 3, Side::White);
+        }
+        let Ok(mut c) = Controller::new(game, Arc::new(Standard), Box::new(ScriptedRandomness::new(vec![1], vec![7]))) else { continue };
+        for m in moves.iter() {
+            let _ = c.session().game().parse_move(m).map(|mv| crate::game::autoplay::enter(&mut c, &mv));
+        }
+        let saver = Autosaver::resume(store.clone(), format!("2026120{}-1200{}0-demo", i + 1, i), 1_795_996_800 + i as u64 * 3600);
+        let _ = saver.save(&mut c);
+    }
+    let mut bad = std::fs::File::create(store.games_dir().join("20261130-090000-lost.json")).ok();
+    if let Some(f) = bad.as_mut() {
+        use std::io::Write;
+        let _ = f.write_all(b"{\"schema\": 1, \"id\": \"20261130-090000-lost\", \"kind\": \"chess\"");
+    }
+}
+
+/// Draws `scene` in `lang` at `width`×`height` logical pixels into the PNG file `out`.
+pub fn screenshot(scene: &str, lang: Lang, width: u32, height: u32, out: &Path) -> Result<(), String> {
+    if !SCENES.contains(&scene) {
+        return Err(format!("unknown scene '{scene}' (one of: {})", SCENES.join(", ")));
+    }
+    let window = headless_window()?;
+    let dir = std::env::temp_dir().join(format!("takhte-screenshot-{}-{scene}-{}", std::process::id(), lang.code()));
+    let _ = std::fs::remove_dir_all(&dir);
+    fill_store(&dir);
+    let app = TakhteApp::new(Some(dir.clone())).map_err(|e| e.to_string())?;
+    app.state.borrow_mut().set_language(lang);
+    window.set_size(PhysicalSize::new(width, height));
+    app.window.show().map_err(|e| e.to_string())?;
+    set_scene(&app, scene)?;
+    let pixels = render(&window, &app, width, height);
+    let _ = std::fs::remove_dir_all(&dir);
+    write_png(out, width, height, &pixels)
+}
+
+/// Renders the window into RGB bytes after letting timers and animations run.
+pub fn render(window: &MinimalSoftwareWindow, app: &TakhteApp, width: u32, height: u32) -> Vec<u8> {
+    for _ in 0..5 {
+        slint::platform::update_timers_and_animations();
+        app.state.borrow_mut().refresh_game();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    window.request_redraw();
+    slint::platform::update_timers_and_animations();
+    let mut buffer = vec![PremultipliedRgbaColor::default(); (width * height) as usize];
+    window.draw_if_needed(|renderer| {
+        renderer.render(&mut buffer, width as usize);
+    });
+    // The window background is opaque, so the premultiplied colours are the colours.
+    buffer.iter().flat_map(|p| [p.red, p.green, p.blue]).collect()
+}
+
+fn write_png(out: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
+    let file = std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(rgb).map_err(|e| e.to_string())?;
+    Ok(())
+}

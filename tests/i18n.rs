@@ -1,0 +1,129 @@
+//! The translations: both languages have the same keys, every key the UI or the controller uses
+//! exists, and the Persian follows the writing rules of the glossary.
+
+use std::collections::BTreeSet;
+
+use takhte::i18n::{digits, I18n, Lang};
+
+fn keys(lang: Lang) -> BTreeSet<String> {
+    I18n::keys(lang).into_iter().collect()
+}
+
+fn read(dir: &str, ext: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push((p.display().to_string(), std::fs::read_to_string(&p).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// Every string literal that follows `marker` in the files.
+fn used_keys(files: &[(String, String)], marker: &str) -> BTreeSet<String> {
+    let mut set = BTreeSet::new();
+    for (_, text) in files {
+        for part in text.split(marker).skip(1) {
+            if let Some(end) = part.find('"') {
+                set.insert(part[..end].to_string());
+            }
+        }
+    }
+    set
+}
+
+#[test]
+fn both_languages_have_the_same_keys() {
+    let en = keys(Lang::En);
+    let fa = keys(Lang::Fa);
+    assert!(en.len() > 150, "{} keys", en.len());
+    let only_en: Vec<_> = en.difference(&fa).collect();
+    let only_fa: Vec<_> = fa.difference(&en).collect();
+    assert!(only_en.is_empty() && only_fa.is_empty(), "only in en: {only_en:?}; only in fa: {only_fa:?}");
+}
+
+#[test]
+fn every_key_the_ui_and_the_controller_use_exists() {
+    let en = keys(Lang::En);
+    let slint = read("ui", "slint");
+    let rust = read("src", "rs");
+    let mut used = used_keys(&slint, "T.s(\"");
+    used.extend(used_keys(&rust, "Status::new(\""));
+    used.extend(used_keys(&rust, "self.tr(\""));
+    for reason in [
+        "checkmate", "stalemate", "repetition", "fifty-moves", "insufficient-material", "no-pieces", "no-moves",
+        "lone-man", "one-piece-each", "only-kings", "mine-exposed-king", "resignation", "agreement", "time",
+        "time-insufficient-material",
+    ] {
+        used.insert(format!("reason-{reason}"));
+    }
+    for k in ["chess", "dice-chess", "draughts", "mine-chess"] {
+        used.insert(format!("game-{k}"));
+        used.insert(format!("game-{k}-blurb"));
+        used.insert(format!("rules-{k}"));
+    }
+    for n in 1..=6 {
+        used.insert(format!("face-name-{n}"));
+    }
+    assert!(used.len() > 60, "{} keys found in use", used.len());
+    let missing: Vec<_> = used.iter().filter(|k| !en.contains(*k)).collect();
+    assert!(missing.is_empty(), "keys used but missing: {missing:?}");
+}
+
+#[test]
+fn persian_follows_the_writing_rules() {
+    let text = std::fs::read_to_string("i18n/fa/takhte.ftl").unwrap();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') {
+            continue;
+        }
+        let value = line.split_once(" = ").map(|(_, v)| v).unwrap_or(line);
+        // Placeables hold Latin variable names; the rest is Persian.
+        let mut outside = String::new();
+        let mut depth = 0;
+        for c in value.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => outside.push(c),
+                _ => {}
+            }
+        }
+        assert!(!outside.contains('\u{064A}') && !outside.contains('\u{0643}'), "Arabic ي or ك on line {}: {line}", n + 1);
+        assert!(!outside.chars().any(|c| ('\u{0660}'..='\u{0669}').contains(&c)), "Arabic-Indic digit on line {}", n + 1);
+        if !line.starts_with("lang-en") {
+            assert!(!outside.chars().any(|c| c.is_ascii_digit()), "Latin digit on line {}: {line}", n + 1);
+            assert!(!outside.contains(',') && !outside.contains('?') && !outside.contains(';'), "Latin punctuation on line {}: {line}", n + 1);
+        }
+    }
+    // Compounds keep the zero-width non-joiner.
+    assert!(text.contains("بازی\u{200C}های ذخیره\u{200C}شده"));
+}
+
+#[test]
+fn messages_format_with_persian_digits_and_translated_words() {
+    let mut i = I18n::new(Lang::Fa);
+    let s = takhte::game::Status::new("status-choose-pawn").arg("face", "3").arg("side", "white");
+    let text = i.status(&s);
+    assert!(text.contains('۳') && text.contains("سفید") && text.contains("اسب\u{200C}گونه"), "{text}");
+    assert_eq!(i.clock(183_000), "۳:۰۳");
+    i.set_lang(Lang::En);
+    assert_eq!(i.status(&s), "White rolled 3 (knight-like): choose a pawn");
+    assert_eq!(i.clock(183_000), "3:03");
+    assert_eq!(digits("12", Lang::Fa), "۱۲");
+    assert_eq!(i.tr("no-such-key"), "no-such-key");
+}
+
+#[test]
+fn the_system_locale_picks_the_language() {
+    use takhte::i18n::lang_from_locales;
+    assert_eq!(lang_from_locales(vec!["fa-IR".to_string(), "en-US".to_string()]), Lang::Fa);
+    assert_eq!(lang_from_locales(vec!["de-DE".to_string(), "en-GB".to_string()]), Lang::En);
+    assert_eq!(lang_from_locales(Vec::<String>::new()), Lang::En);
+}

@@ -1,0 +1,133 @@
+//! Headless UI tests with Slint's testing backend: every game started from the home screen,
+//! moves by tapping squares, the die, the sapper action, undo, the language switch with its
+//! mirrored layout, and resuming a saved game. One test function: one platform per process.
+
+use i_slint_backend_testing::ElementHandle;
+use slint::platform::PointerEventButton;
+use slint::ComponentHandle;
+use takhte::game::view::mark;
+use takhte::rules::{GameKind, Square};
+use takhte::ui::{App, TakhteApp, T};
+
+fn find(app: &TakhteApp, label: &str) -> ElementHandle {
+    ElementHandle::find_by_accessible_label(&app.window, label).next().unwrap_or_else(|| panic!("no element labelled '{label}'"))
+}
+
+fn press(app: &TakhteApp, label: &str) {
+    find(app, label).invoke_accessible_default_action();
+}
+
+/// A real tap (pointer down and up) on a board square, through the board's touch area.
+fn tap(app: &TakhteApp, square: &str) {
+    let all: Vec<ElementHandle> = ElementHandle::find_by_accessible_label(&app.window, square).collect();
+    let handle = all.into_iter().find(|h| h.size().width > 10.0).unwrap_or_else(|| panic!("no square {square}"));
+    handle.mock_single_click(PointerEventButton::Left);
+}
+
+fn screen(app: &TakhteApp) -> String {
+    app.window.global::<App>().get_screen().to_string()
+}
+
+fn moves(app: &TakhteApp) -> Vec<String> {
+    app.state.borrow().controller.as_ref().map(|c| c.session().moves()[..c.session().cursor()].to_vec()).unwrap_or_default()
+}
+
+fn start_two_player(app: &TakhteApp, game: &str) {
+    press(app, game);
+    assert_eq!(screen(app), "new-game");
+    press(app, "Two players on this device");
+    press(app, "Start");
+    assert_eq!(screen(app), "game");
+}
+
+fn view(app: &TakhteApp) -> takhte::game::View {
+    app.state.borrow().controller.as_ref().unwrap().view()
+}
+
+#[test]
+fn the_app_end_to_end() {
+    i_slint_backend_testing::init_no_event_loop();
+    let dir = tempfile::tempdir().unwrap();
+    std::env::set_var("LANG", "en_US.UTF-8");
+    let app = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
+    app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
+    app.window.window().set_size(slint::LogicalSize::new(400.0, 760.0));
+    app.window.show().unwrap();
+    assert_eq!(screen(&app), "home");
+
+    // Chess: taps play e2-e4 and e7-e5; undo takes one back.
+    start_two_player(&app, "Chess");
+    tap(&app, "e2");
+    tap(&app, "e4");
+    tap(&app, "e7");
+    tap(&app, "e5");
+    assert_eq!(moves(&app), ["e2e4", "e7e5"]);
+    press(&app, "Undo");
+    assert_eq!(moves(&app), ["e2e4"]);
+    press(&app, "Back");
+    assert_eq!(screen(&app), "home");
+
+    // Dice chess: roll, then move a pawn the face allows (or see the turn pass).
+    start_two_player(&app, "Dice chess");
+    press(&app, "Roll the die");
+    let v = view(&app);
+    let face = v.die.as_ref().unwrap().face;
+    if face.is_some() {
+        let usable = v.squares.iter().position(|s| s.marks & mark::USABLE != 0).expect("a usable pawn is marked");
+        let from = Square(usable as u8);
+        tap(&app, &from.to_string());
+        let target = view(&app).squares.iter().position(|s| s.marks & mark::TARGET != 0).expect("the pawn has a target");
+        tap(&app, &Square(target as u8).to_string());
+        assert_eq!(moves(&app).len(), 1);
+        assert!(moves(&app)[0].starts_with(&format!("{}:", face.unwrap())));
+    } else {
+        assert_eq!(moves(&app).len(), 1);
+    }
+    press(&app, "Back");
+
+    // Turkish draughts: a man steps forward.
+    start_two_player(&app, "Turkish draughts");
+    tap(&app, "c3");
+    tap(&app, "c4");
+    assert_eq!(moves(&app), ["c3-c4"]);
+    press(&app, "Back");
+
+    // Minesweeper chess: the sapper action of the e2 pawn.
+    start_two_player(&app, "Minesweeper chess");
+    tap(&app, "e2");
+    assert!(view(&app).buttons.sapper);
+    press(&app, "Sapper");
+    assert_eq!(moves(&app), ["e2^"]);
+    let mine_moves = moves(&app);
+    press(&app, "Back");
+
+    // The saved minesweeper game is listed and resumes exactly.
+    press(&app, "Saved games");
+    assert_eq!(screen(&app), "saved");
+    let saved = app.window.global::<App>().get_saved();
+    use slint::Model;
+    assert!(saved.row_count() >= 4, "{} saved games", saved.row_count());
+    let first = saved.row_data(0).unwrap();
+    assert_eq!(first.title.as_str(), "Minesweeper chess");
+    app.window.global::<App>().invoke_resume(first.id.clone());
+    assert_eq!(screen(&app), "game");
+    assert_eq!(moves(&app), mine_moves);
+    assert_eq!(app.state.borrow().controller.as_ref().unwrap().session().kind(), GameKind::MineChess);
+    press(&app, "Back");
+
+    // Switching to Persian takes effect at once and mirrors the layout.
+    press(&app, "Settings");
+    let width = app.window.window().size().width as f32 / app.window.window().scale_factor();
+    let back_en = find(&app, "Back").absolute_position().x;
+    assert!(back_en < width / 2.0);
+    press(&app, "فارسی");
+    assert_eq!(app.window.global::<T>().get_lang().as_str(), "fa");
+    assert!(app.window.global::<T>().get_rtl());
+    find(&app, "تنظیمات");
+    let back_fa = find(&app, "بازگشت").absolute_position().x;
+    assert!(back_fa > width / 2.0, "the back button moves to the right in Persian ({back_fa} of {width})");
+    // Numbers come in Persian digits.
+    assert!(app.window.global::<App>().get_level_labels().iter().any(|l| l.as_str() == "۳"));
+    press(&app, "English");
+    assert!(!app.window.global::<T>().get_rtl());
+}
