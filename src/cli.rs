@@ -18,6 +18,8 @@ usage:
   takhte screenshot --scene NAME --lang fa|en --size WxH --out FILE.png
       draw a scene of the app into a PNG without a display; scenes: home, new-game, chess,
       dice-chess, draughts, mine-chess, game-over, settings, rules, saved-games
+  takhte bench-ui
+      measure the first frame, the board update after a move and the memory (headless)
   takhte perft GAME DEPTH [--position TEXT]
       count the leaves of the legal-move tree DEPTH plies deep
   takhte moves GAME [--position TEXT] [--die N]
@@ -50,6 +52,9 @@ fn usage<T>(message: impl Into<String>) -> Result<T, Usage> {
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match args.first().map(String::as_str) {
         Some("screenshot") => screenshot(&args[1..]),
+        Some("bench-ui") => {
+            crate::ui::screenshot::bench_ui(out).map_err(|e| Usage(format!("bench-ui: {e}")))
+        }
         None | Some("help") | Some("--help") | Some("-h") => {
             let _ = out.write_all(HELP.as_bytes());
             Ok(())
@@ -247,6 +252,9 @@ fn saves(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
 fn autoplay(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
     let (dir, rest) = data_dir(args, "autoplay")?;
     let opts = parse_options(&rest, "autoplay", &["--plies", "--seed"])?;
+    if let Some(extra) = opts.rest.first() {
+        return usage(format!("autoplay: unexpected argument '{extra}'"));
+    }
     let plies =
         value_of(&rest, "--plies").ok_or(Usage("autoplay: --plies N is required".into()))?;
     let plies: usize = plies
@@ -320,7 +328,10 @@ fn screenshot(args: &[String]) -> Result<(), Usage> {
         .split_once('x')
         .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
         .filter(|&(w, h)| (100..=4000).contains(&w) && (100..=4000).contains(&h))
-        .ok_or(Usage(format!("screenshot: --size '{size}' is not WIDTHxHEIGHT (100-4000 each)")))?;
+        .ok_or(Usage(format!(
+            "screenshot: --size '{size}' is not WIDTHxHEIGHT (100-4000 each)"
+        )))?;
     let out = get("--out").ok_or(Usage("screenshot: --out FILE.png is required".into()))?;
-    crate::ui::screenshot::screenshot(&scene, lang, w, h, std::path::Path::new(&out)).map_err(|e| Usage(format!("screenshot: {e}")))
+    crate::ui::screenshot::screenshot(&scene, lang, w, h, std::path::Path::new(&out))
+        .map_err(|e| Usage(format!("screenshot: {e}")))
 }

@@ -43,7 +43,11 @@ impl Lang {
     /// assert_eq!(Lang::from_locale("de"), None);
     /// ```
     pub fn from_locale(locale: &str) -> Option<Lang> {
-        let head: String = locale.chars().take_while(|c| c.is_ascii_alphabetic()).collect::<String>().to_ascii_lowercase();
+        let head: String = locale
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect::<String>()
+            .to_ascii_lowercase();
         match head.as_str() {
             "fa" | "per" | "fas" => Some(Lang::Fa),
             "en" | "eng" => Some(Lang::En),
@@ -65,7 +69,10 @@ pub fn system_lang() -> Lang {
 
 /// The first locale of the list that is Persian or English, else English.
 pub fn lang_from_locales(locales: impl IntoIterator<Item = String>) -> Lang {
-    locales.into_iter().find_map(|l| Lang::from_locale(&l)).unwrap_or(Lang::En)
+    locales
+        .into_iter()
+        .find_map(|l| Lang::from_locale(&l))
+        .unwrap_or(Lang::En)
 }
 
 /// Writes the ASCII digits of `text` as Persian digits (`۰`–`۹`) for Persian; unchanged for
@@ -79,7 +86,16 @@ pub fn lang_from_locales(locales: impl IntoIterator<Item = String>) -> Lang {
 pub fn digits(text: &str, lang: Lang) -> String {
     match lang {
         Lang::En => text.to_string(),
-        Lang::Fa => text.chars().map(|c| if c.is_ascii_digit() { char::from_u32(0x06F0 + (c as u32 - '0' as u32)).unwrap_or(c) } else { c }).collect(),
+        Lang::Fa => text
+            .chars()
+            .map(|c| {
+                if c.is_ascii_digit() {
+                    char::from_u32(0x06F0 + (c as u32 - '0' as u32)).unwrap_or(c)
+                } else {
+                    c
+                }
+            })
+            .collect(),
     }
 }
 
@@ -94,7 +110,8 @@ impl I18n {
     pub fn new(lang: Lang) -> I18n {
         let mut loaders = HashMap::new();
         for l in Lang::ALL {
-            let id: unic_langid::LanguageIdentifier = l.code().parse().expect("valid language code");
+            let id: unic_langid::LanguageIdentifier =
+                l.code().parse().expect("valid language code");
             let loader = FluentLanguageLoader::new("takhte", id.clone());
             // Embedded files: loading can only fail if the build is broken, which tests catch.
             let _ = loader.load_languages(&Localizations, &[id]);
@@ -137,7 +154,10 @@ impl I18n {
         if !self.loader().has(key) {
             return key.to_string();
         }
-        let map: HashMap<String, String> = args.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        let map: HashMap<String, String> = args
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
         self.loader().get_args(key, map)
     }
 
@@ -167,7 +187,9 @@ impl I18n {
             let text = match *name {
                 "side" => self.tr(&format!("side-{value}")),
                 "piece" => self.tr(&format!("piece-{value}")),
-                "reason" if self.has(&format!("reason-{value}")) => self.tr(&format!("reason-{value}")),
+                "reason" if self.has(&format!("reason-{value}")) => {
+                    self.tr(&format!("reason-{value}"))
+                }
                 "result" => self.tr(&format!("result-{value}")),
                 "face" => {
                     args.push(("name", self.tr(&format!("face-name-{value}"))));
@@ -183,12 +205,17 @@ impl I18n {
     /// Every message id of `lang`'s file, for the completeness tests.
     pub fn keys(lang: Lang) -> Vec<String> {
         let path = format!("{}/takhte.ftl", lang.code());
-        let Some(file) = Localizations::get(&path) else { return Vec::new() };
+        let Some(file) = Localizations::get(&path) else {
+            return Vec::new();
+        };
         let text = String::from_utf8_lossy(&file.data).into_owned();
         text.lines()
             .filter_map(|l| {
                 let (id, _) = l.split_once(" =")?;
-                let ok = !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                let ok = !id.is_empty()
+                    && id
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
                 ok.then(|| id.to_string())
             })
             .collect()

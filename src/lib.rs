@@ -43,7 +43,9 @@ fn android_main(app: slint::android::AndroidApp) {
     if slint::android::init_with_event_listener(app, listener).is_err() {
         return;
     }
-    let Ok(takhte) = ui::TakhteApp::new(Some(data)) else { return };
+    let Ok(takhte) = ui::TakhteApp::new(Some(data)) else {
+        return;
+    };
     *state.borrow_mut() = Some(Rc::clone(&takhte.state));
     let _ = takhte.run();
 }

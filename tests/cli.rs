@@ -30,10 +30,27 @@ fn assert_usage_error(args: &[&str], mentions: &str) {
 }
 
 #[test]
-fn help_without_arguments() {
-    let o = takhte(&[]);
+fn help_lists_the_commands() {
+    let o = takhte(&["help"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("takhte perft GAME DEPTH"));
+    assert!(stdout(&o).contains("takhte screenshot"));
+}
+
+#[test]
+fn without_a_display_the_app_says_so_in_one_line() {
+    let o = Command::new(env!("CARGO_BIN_EXE_takhte"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no display") && err.contains("takhte screenshot"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -117,6 +134,26 @@ fn bad_input_is_one_line_and_status_2() {
         "unknown option '--bogus'",
     );
     assert_usage_error(&["frobnicate"], "unknown command");
+    assert_usage_error(
+        &["screenshot", "--scene", "nowhere", "--out", "/tmp/x.png"],
+        "unknown scene",
+    );
+    assert_usage_error(
+        &[
+            "screenshot",
+            "--scene",
+            "home",
+            "--size",
+            "10x10",
+            "--out",
+            "/tmp/x.png",
+        ],
+        "--size",
+    );
+    assert_usage_error(
+        &["autoplay", "chess", "--plies", "1", "--seed", "1", "bogus"],
+        "unexpected argument",
+    );
     assert_usage_error(
         &[
             "play",

@@ -422,8 +422,10 @@ fn review_steps_through_a_finished_game() {
     // Taps do nothing in review.
     g.tap("g2").tap("g4");
     assert_eq!(g.c.session().moves().len(), 4);
+    // At the last move of a finished game the review goes on, showing the result.
     g.c.review_step(10);
-    assert!(!g.view().review);
+    assert_eq!(g.c.session().cursor(), 4);
+    assert!(g.view().review && g.view().result.is_some());
 }
 
 #[test]

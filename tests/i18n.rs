@@ -18,7 +18,10 @@ fn read(dir: &str, ext: &str) -> Vec<(String, String)> {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == ext) {
-                out.push((p.display().to_string(), std::fs::read_to_string(&p).unwrap()));
+                out.push((
+                    p.display().to_string(),
+                    std::fs::read_to_string(&p).unwrap(),
+                ));
             }
         }
     }
@@ -45,7 +48,10 @@ fn both_languages_have_the_same_keys() {
     assert!(en.len() > 150, "{} keys", en.len());
     let only_en: Vec<_> = en.difference(&fa).collect();
     let only_fa: Vec<_> = fa.difference(&en).collect();
-    assert!(only_en.is_empty() && only_fa.is_empty(), "only in en: {only_en:?}; only in fa: {only_fa:?}");
+    assert!(
+        only_en.is_empty() && only_fa.is_empty(),
+        "only in en: {only_en:?}; only in fa: {only_fa:?}"
+    );
 }
 
 #[test]
@@ -57,8 +63,20 @@ fn every_key_the_ui_and_the_controller_use_exists() {
     used.extend(used_keys(&rust, "Status::new(\""));
     used.extend(used_keys(&rust, "self.tr(\""));
     for reason in [
-        "checkmate", "stalemate", "repetition", "fifty-moves", "insufficient-material", "no-pieces", "no-moves",
-        "lone-man", "one-piece-each", "only-kings", "mine-exposed-king", "resignation", "agreement", "time",
+        "checkmate",
+        "stalemate",
+        "repetition",
+        "fifty-moves",
+        "insufficient-material",
+        "no-pieces",
+        "no-moves",
+        "lone-man",
+        "one-piece-each",
+        "only-kings",
+        "mine-exposed-king",
+        "resignation",
+        "agreement",
+        "time",
         "time-insufficient-material",
     ] {
         used.insert(format!("reason-{reason}"));
@@ -95,11 +113,29 @@ fn persian_follows_the_writing_rules() {
                 _ => {}
             }
         }
-        assert!(!outside.contains('\u{064A}') && !outside.contains('\u{0643}'), "Arabic ي or ك on line {}: {line}", n + 1);
-        assert!(!outside.chars().any(|c| ('\u{0660}'..='\u{0669}').contains(&c)), "Arabic-Indic digit on line {}", n + 1);
+        assert!(
+            !outside.contains('\u{064A}') && !outside.contains('\u{0643}'),
+            "Arabic ي or ك on line {}: {line}",
+            n + 1
+        );
+        assert!(
+            !outside
+                .chars()
+                .any(|c| ('\u{0660}'..='\u{0669}').contains(&c)),
+            "Arabic-Indic digit on line {}",
+            n + 1
+        );
         if !line.starts_with("lang-en") {
-            assert!(!outside.chars().any(|c| c.is_ascii_digit()), "Latin digit on line {}: {line}", n + 1);
-            assert!(!outside.contains(',') && !outside.contains('?') && !outside.contains(';'), "Latin punctuation on line {}: {line}", n + 1);
+            assert!(
+                !outside.chars().any(|c| c.is_ascii_digit()),
+                "Latin digit on line {}: {line}",
+                n + 1
+            );
+            assert!(
+                !outside.contains(',') && !outside.contains('?') && !outside.contains(';'),
+                "Latin punctuation on line {}: {line}",
+                n + 1
+            );
         }
     }
     // Compounds keep the zero-width non-joiner.
@@ -109,9 +145,14 @@ fn persian_follows_the_writing_rules() {
 #[test]
 fn messages_format_with_persian_digits_and_translated_words() {
     let mut i = I18n::new(Lang::Fa);
-    let s = takhte::game::Status::new("status-choose-pawn").arg("face", "3").arg("side", "white");
+    let s = takhte::game::Status::new("status-choose-pawn")
+        .arg("face", "3")
+        .arg("side", "white");
     let text = i.status(&s);
-    assert!(text.contains('۳') && text.contains("سفید") && text.contains("اسب\u{200C}گونه"), "{text}");
+    assert!(
+        text.contains('۳') && text.contains("سفید") && text.contains("اسب\u{200C}گونه"),
+        "{text}"
+    );
     assert_eq!(i.clock(183_000), "۳:۰۳");
     i.set_lang(Lang::En);
     assert_eq!(i.status(&s), "White rolled 3 (knight-like): choose a pawn");
@@ -123,7 +164,13 @@ fn messages_format_with_persian_digits_and_translated_words() {
 #[test]
 fn the_system_locale_picks_the_language() {
     use takhte::i18n::lang_from_locales;
-    assert_eq!(lang_from_locales(vec!["fa-IR".to_string(), "en-US".to_string()]), Lang::Fa);
-    assert_eq!(lang_from_locales(vec!["de-DE".to_string(), "en-GB".to_string()]), Lang::En);
+    assert_eq!(
+        lang_from_locales(vec!["fa-IR".to_string(), "en-US".to_string()]),
+        Lang::Fa
+    );
+    assert_eq!(
+        lang_from_locales(vec!["de-DE".to_string(), "en-GB".to_string()]),
+        Lang::En
+    );
     assert_eq!(lang_from_locales(Vec::<String>::new()), Lang::En);
 }

@@ -5,7 +5,10 @@
 fn every_scene_draws_in_both_languages() {
     let dir = tempfile::tempdir().unwrap();
     for scene in takhte::ui::screenshot::SCENES {
-        for (lang, size) in [(takhte::i18n::Lang::En, (360, 640)), (takhte::i18n::Lang::Fa, (1024, 700))] {
+        for (lang, size) in [
+            (takhte::i18n::Lang::En, (360, 640)),
+            (takhte::i18n::Lang::Fa, (1024, 700)),
+        ] {
             let out = dir.path().join(format!("{scene}-{}.png", lang.code()));
             takhte::ui::screenshot::screenshot(scene, lang, size.0, size.1, &out).unwrap();
             let bytes = std::fs::read(&out).unwrap();
@@ -16,7 +19,11 @@ fn every_scene_draws_in_both_languages() {
             assert_eq!((info.width, info.height), size);
             let pixels = &buf[..info.buffer_size()];
             let distinct: std::collections::HashSet<&[u8]> = pixels.chunks(3).collect();
-            assert!(distinct.len() > 50, "{scene} {lang:?} looks blank ({} colours)", distinct.len());
+            assert!(
+                distinct.len() > 50,
+                "{scene} {lang:?} looks blank ({} colours)",
+                distinct.len()
+            );
         }
     }
 }

@@ -10,7 +10,9 @@ use takhte::rules::{GameKind, Square};
 use takhte::ui::{App, TakhteApp, T};
 
 fn find(app: &TakhteApp, label: &str) -> ElementHandle {
-    ElementHandle::find_by_accessible_label(&app.window, label).next().unwrap_or_else(|| panic!("no element labelled '{label}'"))
+    ElementHandle::find_by_accessible_label(&app.window, label)
+        .next()
+        .unwrap_or_else(|| panic!("no element labelled '{label}'"))
 }
 
 fn press(app: &TakhteApp, label: &str) {
@@ -19,8 +21,12 @@ fn press(app: &TakhteApp, label: &str) {
 
 /// A real tap (pointer down and up) on a board square, through the board's touch area.
 fn tap(app: &TakhteApp, square: &str) {
-    let all: Vec<ElementHandle> = ElementHandle::find_by_accessible_label(&app.window, square).collect();
-    let handle = all.into_iter().find(|h| h.size().width > 10.0).unwrap_or_else(|| panic!("no square {square}"));
+    let all: Vec<ElementHandle> =
+        ElementHandle::find_by_accessible_label(&app.window, square).collect();
+    let handle = all
+        .into_iter()
+        .find(|h| h.size().width > 10.0)
+        .unwrap_or_else(|| panic!("no square {square}"));
     handle.mock_single_click(PointerEventButton::Left);
 }
 
@@ -29,7 +35,12 @@ fn screen(app: &TakhteApp) -> String {
 }
 
 fn moves(app: &TakhteApp) -> Vec<String> {
-    app.state.borrow().controller.as_ref().map(|c| c.session().moves()[..c.session().cursor()].to_vec()).unwrap_or_default()
+    app.state
+        .borrow()
+        .controller
+        .as_ref()
+        .map(|c| c.session().moves()[..c.session().cursor()].to_vec())
+        .unwrap_or_default()
 }
 
 fn start_two_player(app: &TakhteApp, game: &str) {
@@ -51,7 +62,9 @@ fn the_app_end_to_end() {
     std::env::set_var("LANG", "en_US.UTF-8");
     let app = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
     app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
-    app.window.window().set_size(slint::LogicalSize::new(400.0, 760.0));
+    app.window
+        .window()
+        .set_size(slint::LogicalSize::new(400.0, 760.0));
     app.window.show().unwrap();
     assert_eq!(screen(&app), "home");
 
@@ -73,10 +86,18 @@ fn the_app_end_to_end() {
     let v = view(&app);
     let face = v.die.as_ref().unwrap().face;
     if face.is_some() {
-        let usable = v.squares.iter().position(|s| s.marks & mark::USABLE != 0).expect("a usable pawn is marked");
+        let usable = v
+            .squares
+            .iter()
+            .position(|s| s.marks & mark::USABLE != 0)
+            .expect("a usable pawn is marked");
         let from = Square(usable as u8);
         tap(&app, &from.to_string());
-        let target = view(&app).squares.iter().position(|s| s.marks & mark::TARGET != 0).expect("the pawn has a target");
+        let target = view(&app)
+            .squares
+            .iter()
+            .position(|s| s.marks & mark::TARGET != 0)
+            .expect("the pawn has a target");
         tap(&app, &Square(target as u8).to_string());
         assert_eq!(moves(&app).len(), 1);
         assert!(moves(&app)[0].starts_with(&format!("{}:", face.unwrap())));
@@ -112,7 +133,16 @@ fn the_app_end_to_end() {
     app.window.global::<App>().invoke_resume(first.id.clone());
     assert_eq!(screen(&app), "game");
     assert_eq!(moves(&app), mine_moves);
-    assert_eq!(app.state.borrow().controller.as_ref().unwrap().session().kind(), GameKind::MineChess);
+    assert_eq!(
+        app.state
+            .borrow()
+            .controller
+            .as_ref()
+            .unwrap()
+            .session()
+            .kind(),
+        GameKind::MineChess
+    );
     press(&app, "Back");
 
     // Switching to Persian takes effect at once and mirrors the layout.
@@ -125,9 +155,17 @@ fn the_app_end_to_end() {
     assert!(app.window.global::<T>().get_rtl());
     find(&app, "تنظیمات");
     let back_fa = find(&app, "بازگشت").absolute_position().x;
-    assert!(back_fa > width / 2.0, "the back button moves to the right in Persian ({back_fa} of {width})");
+    assert!(
+        back_fa > width / 2.0,
+        "the back button moves to the right in Persian ({back_fa} of {width})"
+    );
     // Numbers come in Persian digits.
-    assert!(app.window.global::<App>().get_level_labels().iter().any(|l| l.as_str() == "۳"));
+    assert!(app
+        .window
+        .global::<App>()
+        .get_level_labels()
+        .iter()
+        .any(|l| l.as_str() == "۳"));
     press(&app, "English");
     assert!(!app.window.global::<T>().get_rtl());
 }

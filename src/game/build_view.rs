@@ -276,7 +276,14 @@ pub fn build(c: &Controller) -> View {
         thinking: c.thinking(),
         draw_offer: c.draw_offer(),
         save_failed: c.save_failed,
-        last_path: if cursor > 0 { plies.get(cursor - 1).map(|p| p.path.clone()).unwrap_or_default() } else { Vec::new() },
+        last_path: if cursor > 0 {
+            plies
+                .get(cursor - 1)
+                .map(|p| p.path.clone())
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        },
     }
 }
 

@@ -443,6 +443,15 @@ impl Rules for Position {
                 "board: the side to move is in check from more than two pieces",
             ));
         }
+        // Only a mine going off can leave the side that just moved in check: then a mine is gone
+        // and the square where it went off is revealed.
+        if board.in_check(side.opponent())
+            && (mines.count_ones() >= MINE_COUNT || (revealed == 0 && mines != 0))
+        {
+            return Err(PositionError::new(
+                "board: the side not to move is in check, which only a mine can cause, but no mine has gone off",
+            ));
+        }
         let mut pos = Position {
             board,
             mines,

@@ -104,8 +104,16 @@ pub fn parse_board_field(
     for (i, row) in rows.iter().enumerate() {
         let rank = ranks - 1 - i as u8;
         let mut file: u32 = 0;
+        let mut last_digit = false;
         for c in row.chars() {
             if let Some(d) = c.to_digit(10) {
+                if last_digit {
+                    return Err(PositionError::new(format!(
+                        "board: rank {} has two digits in a row",
+                        rank + 1
+                    )));
+                }
+                last_digit = true;
                 // A run may be written with two digits on a 10-wide board in other tools; ours are 8 wide.
                 if d == 0 {
                     return Err(PositionError::new(format!(
@@ -121,6 +129,7 @@ pub fn parse_board_field(
                     )));
                 }
             } else {
+                last_digit = false;
                 if file >= 8 {
                     return Err(PositionError::new(format!(
                         "board: rank {} has more than 8 squares",

@@ -10,14 +10,20 @@ use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
 
 use crate::ai::{Engine, Standard};
 use crate::game::view::{Glyph, PieceView, View};
-use crate::game::{from_record, record_result, Autosaver, Controller, Layout, NewGame, Opponent, SystemRandomness, TimeControl};
+use crate::game::{
+    from_record, record_result, Autosaver, Controller, Layout, NewGame, Opponent, SystemRandomness,
+    TimeControl,
+};
 use crate::i18n::{system_lang, I18n, Lang};
 use crate::rules::{chess::Kind, GameKind, Side};
 use crate::store::{Settings, Stats, Store};
 
 use super::board_model::{self, square_at, PieceSlots};
 use super::images::piece_image;
-use super::{App, CardData, MainWindow, MoveRow, PieceData, SavedData, SideInfo, SquareData, StatRow, T, Theme};
+use super::{
+    App, CardData, MainWindow, MoveRow, PieceData, SavedData, SideInfo, SquareData, StatRow, Theme,
+    T,
+};
 
 /// Everything the adapter keeps between callbacks.
 pub struct AppState {
@@ -70,7 +76,10 @@ impl TakhteApp {
     pub fn new(data_dir: Option<PathBuf>) -> Result<TakhteApp, slint::PlatformError> {
         let window = MainWindow::new()?;
         let store = Store::open(data_dir.unwrap_or_else(|| Store::default_dir(None))).ok();
-        let (settings, _) = store.as_ref().map(|s| s.load_settings()).unwrap_or_default();
+        let (settings, _) = store
+            .as_ref()
+            .map(|s| s.load_settings())
+            .unwrap_or_default();
         let (stats, _) = store.as_ref().map(|s| s.load_stats()).unwrap_or_default();
         let lang = match settings.language.as_deref() {
             Some(code) => Lang::from_locale(code).unwrap_or(Lang::En),
@@ -99,6 +108,9 @@ impl TakhteApp {
         }));
         let app = TakhteApp { window, state };
         app.connect();
+        app.window
+            .global::<App>()
+            .set_mine_image(super::images::mine_image(96));
         app.state.borrow_mut().apply_settings_to_ui();
         app.state.borrow_mut().refresh_all();
         Ok(app)
@@ -124,7 +136,10 @@ impl TakhteApp {
         let st = Rc::clone(&self.state);
         t.on_tr(move |key, _lang| {
             // `_lang` is only there so that Slint re-reads every text when the language changes.
-            let s = st.try_borrow().map(|s| s.i18n.tr(&key)).unwrap_or_else(|_| key.to_string());
+            let s = st
+                .try_borrow()
+                .map(|s| s.i18n.tr(&key))
+                .unwrap_or_else(|_| key.to_string());
             s.into()
         });
         let app = w.global::<App>();
@@ -147,10 +162,12 @@ impl TakhteApp {
             s.save_now();
             let _ = slint::quit_event_loop();
         });
-        on!(on_choose_game, |s, kind: SharedString| s.choose_game(kind_of(&kind)));
+        on!(on_choose_game, |s, kind: SharedString| s
+            .choose_game(kind_of(&kind)));
         on!(on_continue_game, |s| s.continue_game());
         on!(on_start_game, |s| s.start_from_form());
-        on!(on_square_down, |s, col: i32, row: i32| s.square_down(col, row));
+        on!(on_square_down, |s, col: i32, row: i32| s
+            .square_down(col, row));
         on!(on_square_up, |s, col: i32, row: i32| s.square_up(col, row));
         on!(on_undo, |s| s.with_game(|c| c.undo()));
         on!(on_redo, |s| s.with_game(|c| c.redo()));
@@ -166,10 +183,12 @@ impl TakhteApp {
         });
         on!(on_sapper, |s| s.with_game(|c| c.sapper()));
         on!(on_promote, |s, i: i32| {
-            let kind = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight][i.clamp(0, 3) as usize];
+            let kind =
+                [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight][i.clamp(0, 3) as usize];
             s.with_game(|c| c.choose_promotion(kind))
         });
-        on!(on_cancel_promotion, |s| s.with_game(|c| c.cancel_promotion()));
+        on!(on_cancel_promotion, |s| s
+            .with_game(|c| c.cancel_promotion()));
         on!(on_rematch, |s| s.rematch());
         on!(on_review, |s| {
             s.result_closed = true;
@@ -182,7 +201,8 @@ impl TakhteApp {
             s.result_closed = true;
             s.refresh_game()
         });
-        on!(on_review_step, |s, d: i32| s.with_game(|c| c.review_step(d)));
+        on!(on_review_step, |s, d: i32| s
+            .with_game(|c| c.review_step(d)));
         on!(on_resume, |s, id: SharedString| s.resume(&id));
         on!(on_delete, |s, id: SharedString| s.delete(&id));
         on!(on_settings_changed, |s| s.settings_from_ui());
@@ -222,7 +242,10 @@ impl AppState {
 
     /// The back button: one screen back (the game goes home).
     pub fn back(&mut self) {
-        let screen = self.ui().map(|u| u.global::<App>().get_screen().to_string()).unwrap_or_default();
+        let screen = self
+            .ui()
+            .map(|u| u.global::<App>().get_screen().to_string())
+            .unwrap_or_default();
         match screen.as_str() {
             "home" => {}
             _ => self.open("home"),
@@ -233,7 +256,11 @@ impl AppState {
     /// Returns what it did.
     pub fn back_pressed(&mut self) -> crate::android::BackAction {
         let screen = self.screen();
-        let action = crate::android::back_action(&screen, self.ui().is_some_and(|u| u.global::<App>().get_confirm_exit()));
+        let action = crate::android::back_action(
+            &screen,
+            self.ui()
+                .is_some_and(|u| u.global::<App>().get_confirm_exit()),
+        );
         match action {
             crate::android::BackAction::GoTo(target) => self.open(target),
             crate::android::BackAction::AskToLeave => {
@@ -252,7 +279,9 @@ impl AppState {
 
     /// The current screen's name.
     pub fn screen(&self) -> String {
-        self.ui().map(|u| u.global::<App>().get_screen().to_string()).unwrap_or_default()
+        self.ui()
+            .map(|u| u.global::<App>().get_screen().to_string())
+            .unwrap_or_default()
     }
 
     fn choose_game(&mut self, kind: GameKind) {
@@ -273,26 +302,50 @@ impl AppState {
         let Some(ui) = self.ui() else { return };
         let app = ui.global::<App>();
         let kind = self.ng_kind;
-        let layout = [Layout::Rotate, Layout::FaceToFace, Layout::Fixed][app.get_ng_layout().clamp(0, 2) as usize];
+        let layout = [Layout::Rotate, Layout::FaceToFace, Layout::Fixed]
+            [app.get_ng_layout().clamp(0, 2) as usize];
         let opponent = if app.get_ng_computer() {
-            let human = if kind == GameKind::DiceChess || app.get_ng_white() { Side::White } else { Side::Black };
-            Opponent::Computer { level: app.get_ng_level().clamp(1, 6) as u8, human }
+            let human = if kind == GameKind::DiceChess || app.get_ng_white() {
+                Side::White
+            } else {
+                Side::Black
+            };
+            Opponent::Computer {
+                level: app.get_ng_level().clamp(1, 6) as u8,
+                human,
+            }
         } else {
             Opponent::PassAndPlay
         };
         let time_control = if kind == GameKind::Chess {
-            usize::try_from(app.get_ng_time()).ok().and_then(|i| TimeControl::PRESETS.get(i).copied())
+            usize::try_from(app.get_ng_time())
+                .ok()
+                .and_then(|i| TimeControl::PRESETS.get(i).copied())
         } else {
             None
         };
-        let game = NewGame { kind, opponent, layout: if matches!(opponent, Opponent::Computer { .. }) { Layout::Fixed } else { layout }, time_control, position: None };
+        let game = NewGame {
+            kind,
+            opponent,
+            layout: if matches!(opponent, Opponent::Computer { .. }) {
+                Layout::Fixed
+            } else {
+                layout
+            },
+            time_control,
+            position: None,
+        };
         self.start(game);
     }
 
     /// Starts a new game and shows it.
     pub fn start(&mut self, game: NewGame) {
         self.save_now();
-        let controller = match Controller::new(game.clone(), Arc::clone(&self.engine), Box::new(SystemRandomness)) {
+        let controller = match Controller::new(
+            game.clone(),
+            Arc::clone(&self.engine),
+            Box::new(SystemRandomness),
+        ) {
             Ok(c) => c,
             Err(_) => return,
         };
@@ -303,7 +356,11 @@ impl AppState {
 
     fn install(&mut self, mut controller: Controller, saver: Option<Autosaver>) {
         controller.set_movetime(self.movetime_ms);
-        self.saver = saver.or_else(|| self.store.clone().map(|s| Autosaver::new(s, crate::store::now_unix())));
+        self.saver = saver.or_else(|| {
+            self.store
+                .clone()
+                .map(|s| Autosaver::new(s, crate::store::now_unix()))
+        });
         self.stats_recorded = controller.session().is_over();
         self.result_closed = controller.session().is_over();
         self.controller = Some(controller);
@@ -319,7 +376,13 @@ impl AppState {
             self.start(g);
         } else if let Some(c) = &self.controller {
             let kind = c.session().kind();
-            self.start(NewGame { kind, opponent: c.opponent(), layout: c.layout(), time_control: c.session().clock.as_ref().map(|k| k.control), position: None });
+            self.start(NewGame {
+                kind,
+                opponent: c.opponent(),
+                layout: c.layout(),
+                time_control: c.session().clock.as_ref().map(|k| k.control),
+                position: None,
+            });
         }
     }
 
@@ -339,7 +402,9 @@ impl AppState {
 
     /// Resumes a saved game by id.
     pub fn resume(&mut self, id: &str) {
-        let Some(store) = self.store.clone() else { return };
+        let Some(store) = self.store.clone() else {
+            return;
+        };
         let Ok(rec) = store.load_game(id) else {
             self.refresh_all();
             return;
@@ -348,7 +413,10 @@ impl AppState {
             Ok(c) => {
                 self.save_now();
                 self.last_game = None;
-                self.install(c, Some(Autosaver::resume(store, rec.id.clone(), rec.created_unix)));
+                self.install(
+                    c,
+                    Some(Autosaver::resume(store, rec.id.clone(), rec.created_unix)),
+                );
                 self.open("game");
             }
             Err(_) => self.refresh_all(),
@@ -432,7 +500,9 @@ impl AppState {
     }
 
     fn tick(&mut self) {
-        let Some(c) = self.controller.as_mut() else { return };
+        let Some(c) = self.controller.as_mut() else {
+            return;
+        };
         c.tick();
         if self.last_view.as_ref() != Some(&c.view()) {
             self.after_action();
@@ -463,9 +533,16 @@ impl AppState {
         t.set_lang(self.i18n.lang().code().into());
         t.set_rtl(self.i18n.lang().rtl());
         let app = ui.global::<App>();
-        app.set_level_labels(ModelRc::new(VecModel::from((1..=6).map(|n| SharedString::from(self.i18n.number(n))).collect::<Vec<_>>())));
+        app.set_level_labels(ModelRc::new(VecModel::from(
+            (1..=6)
+                .map(|n| SharedString::from(self.i18n.number(n)))
+                .collect::<Vec<_>>(),
+        )));
         app.set_time_labels(ModelRc::new(VecModel::from(
-            TimeControl::PRESETS.iter().map(|t| SharedString::from(self.i18n.number(t.label()))).collect::<Vec<_>>(),
+            TimeControl::PRESETS
+                .iter()
+                .map(|t| SharedString::from(self.i18n.number(t.label())))
+                .collect::<Vec<_>>(),
         )));
         app.set_ng_title(self.game_name(self.ng_kind).into());
         self.refresh_home();
@@ -494,7 +571,9 @@ impl AppState {
             })
             .collect();
         app.set_cards(ModelRc::new(VecModel::from(cards)));
-        let cont = self.continue_id().and_then(|id| self.store.as_ref()?.load_game(&id).ok());
+        let cont = self
+            .continue_id()
+            .and_then(|id| self.store.as_ref()?.load_game(&id).ok());
         app.set_has_continue(cont.is_some());
         if let Some(rec) = cont {
             let kind = kind_of(&rec.kind);
@@ -502,7 +581,11 @@ impl AppState {
             let state = self.opponent_text(&rec);
             let line = self.i18n.tr_args(
                 "home-continue-line",
-                &[("game", self.game_name(kind)), ("moves", self.i18n.number(rec.moves.len())), ("state", state)],
+                &[
+                    ("game", self.game_name(kind)),
+                    ("moves", self.i18n.number(rec.moves.len())),
+                    ("state", state),
+                ],
             );
             app.set_continue_line(line.into());
         }
@@ -510,9 +593,10 @@ impl AppState {
 
     fn opponent_text(&self, rec: &crate::store::GameRecord) -> String {
         match rec.mode.opponent {
-            crate::store::Opponent::Computer => {
-                self.i18n.tr_args("saved-vs-computer", &[("n", self.i18n.number(rec.mode.level.unwrap_or(1)))])
-            }
+            crate::store::Opponent::Computer => self.i18n.tr_args(
+                "saved-vs-computer",
+                &[("n", self.i18n.number(rec.mode.level.unwrap_or(1)))],
+            ),
             crate::store::Opponent::PassAndPlay => self.tr("saved-two-players"),
         }
     }
@@ -525,49 +609,69 @@ impl AppState {
             let row = match &g.entry {
                 Ok(rec) => {
                     let kind = kind_of(&rec.kind);
-                    let moves = self.i18n.tr_args("saved-moves", &[("n", self.i18n.number(rec.moves.len()))]);
+                    let moves = self
+                        .i18n
+                        .tr_args("saved-moves", &[("n", self.i18n.number(rec.moves.len()))]);
                     let line1 = format!("{} · {}", self.opponent_text(rec), moves);
                     let state = match &rec.result {
                         Some(r) => {
-                            let head = self.tr(&format!("result-{}", r.winner.as_deref().unwrap_or("draw")));
+                            let head = self
+                                .tr(&format!("result-{}", r.winner.as_deref().unwrap_or("draw")));
                             format!("{head} · {}", self.tr(&format!("reason-{}", r.reason)))
                         }
-                        None => match from_record(rec, Arc::new(Standard), Box::new(SystemRandomness)) {
-                            Ok(c) => {
-                                let side = c.session().game().side_to_move();
-                                self.i18n.tr_args("saved-to-move", &[("side", self.tr(side_key(side)))])
+                        None => {
+                            match from_record(rec, Arc::new(Standard), Box::new(SystemRandomness)) {
+                                Ok(c) => {
+                                    let side = c.session().game().side_to_move();
+                                    self.i18n.tr_args(
+                                        "saved-to-move",
+                                        &[("side", self.tr(side_key(side)))],
+                                    )
+                                }
+                                Err(e) => {
+                                    rows.push(SavedData {
+                                        id: g.id.clone().into(),
+                                        title: self.game_name(kind).into(),
+                                        line1: self
+                                            .i18n
+                                            .tr_args("saved-damaged", &[("reason", e.to_string())])
+                                            .into(),
+                                        line2: g.file.clone().into(),
+                                        damaged: true,
+                                    });
+                                    continue;
+                                }
                             }
-                            Err(e) => {
-                                rows.push(SavedData {
-                                    id: g.id.clone().into(),
-                                    title: self.game_name(kind).into(),
-                                    line1: self.i18n.tr_args("saved-damaged", &[("reason", e.to_string())]).into(),
-                                    line2: g.file.clone().into(),
-                                    damaged: true,
-                                });
-                                continue;
-                            }
-                        },
+                        }
                     };
                     SavedData {
                         id: g.id.clone().into(),
                         title: self.game_name(kind).into(),
                         line1: line1.into(),
-                        line2: format!("{} · {}", state, self.i18n.number(date_text(rec.updated_unix))).into(),
+                        line2: format!(
+                            "{} · {}",
+                            state,
+                            self.i18n.number(date_text(rec.updated_unix))
+                        )
+                        .into(),
                         damaged: false,
                     }
                 }
                 Err(d) => SavedData {
                     id: g.id.clone().into(),
                     title: g.file.clone().into(),
-                    line1: self.i18n.tr_args("saved-damaged", &[("reason", d.reason.clone())]).into(),
+                    line1: self
+                        .i18n
+                        .tr_args("saved-damaged", &[("reason", d.reason.clone())])
+                        .into(),
                     line2: SharedString::default(),
                     damaged: true,
                 },
             };
             rows.push(row);
         }
-        ui.global::<App>().set_saved(ModelRc::new(VecModel::from(rows)));
+        ui.global::<App>()
+            .set_saved(ModelRc::new(VecModel::from(rows)));
     }
 
     fn refresh_stats(&mut self) {
@@ -578,7 +682,9 @@ impl AppState {
             .iter()
             .map(|e| {
                 let mode = match (e.mode.as_str(), e.level) {
-                    ("computer", Some(l)) => self.i18n.tr_args("stats-vs-computer", &[("n", self.i18n.number(l))]),
+                    ("computer", Some(l)) => self
+                        .i18n
+                        .tr_args("stats-vs-computer", &[("n", self.i18n.number(l))]),
                     _ => self.tr("stats-two-players"),
                 };
                 StatRow {
@@ -589,7 +695,8 @@ impl AppState {
                 }
             })
             .collect();
-        ui.global::<App>().set_stats(ModelRc::new(VecModel::from(rows)));
+        ui.global::<App>()
+            .set_stats(ModelRc::new(VecModel::from(rows)));
     }
 
     fn refresh_rules(&mut self, tab: i32) {
@@ -597,7 +704,11 @@ impl AppState {
         let app = ui.global::<App>();
         let kind = GameKind::ALL[tab.clamp(0, 3) as usize];
         let text = self.tr(&format!("rules-{}", kind.name()));
-        let paragraphs: Vec<SharedString> = text.lines().filter(|l| !l.trim().is_empty()).map(|l| l.trim().into()).collect();
+        let paragraphs: Vec<SharedString> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.trim().into())
+            .collect();
         app.set_rules_paragraphs(ModelRc::new(VecModel::from(paragraphs)));
         let view = rules_diagram(kind);
         app.set_rules_ranks(view.ranks as i32);
@@ -616,13 +727,20 @@ impl AppState {
         let Some(c) = &self.controller else { return };
         let view = c.view();
         let moves_now: Vec<String> = c.session().moves()[..c.session().cursor()].to_vec();
-        let one_more = moves_now.len() == self.history.len() + 1 && moves_now.starts_with(&self.history);
-        let same_orientation = self.last_view.as_ref().is_some_and(|v| v.flipped == view.flipped && v.ranks == view.ranks);
+        let one_more =
+            moves_now.len() == self.history.len() + 1 && moves_now.starts_with(&self.history);
+        let same_orientation = self
+            .last_view
+            .as_ref()
+            .is_some_and(|v| v.flipped == view.flipped && v.ranks == view.ranks);
         let px = self.piece_pixels(&ui, view.ranks);
         self.pieces.set_pixel_size(px);
         if one_more && same_orientation {
             self.pieces.after_move(&view, &view.last_path);
-        } else if self.last_view.as_ref().map(|v| (&v.squares, v.flipped)) != Some((&view.squares, view.flipped)) || app.get_pieces().row_count() == 0 {
+        } else if self.last_view.as_ref().map(|v| (&v.squares, v.flipped))
+            != Some((&view.squares, view.flipped))
+            || app.get_pieces().row_count() == 0
+        {
             self.pieces.rebuild(&view);
             app.set_pieces(ModelRc::from(self.pieces.model()));
         }
@@ -649,17 +767,28 @@ impl AppState {
         app.set_ranks(view.ranks as i32);
         let title = match c.opponent() {
             Opponent::Computer { level, .. } => {
-                format!("{} · {}", self.game_name(kind), self.i18n.tr_args("level-n", &[("n", self.i18n.number(level))]))
+                format!(
+                    "{} · {}",
+                    self.game_name(kind),
+                    self.i18n
+                        .tr_args("level-n", &[("n", self.i18n.number(level))])
+                )
             }
             Opponent::PassAndPlay => self.game_name(kind),
         };
         app.set_title(title.into());
         app.set_status(self.i18n.status(&view.status).into());
-        let bottom_side = if view.flipped { Side::Black } else { Side::White };
+        let bottom_side = if view.flipped {
+            Side::Black
+        } else {
+            Side::White
+        };
         app.set_top(self.side_info(&view, c, bottom_side.opponent()));
         app.set_bottom(self.side_info(&view, c, bottom_side));
         app.set_has_clocks(view.clocks.is_some());
-        app.set_face_to_face(matches!(c.opponent(), Opponent::PassAndPlay) && c.layout() == Layout::FaceToFace);
+        app.set_face_to_face(
+            matches!(c.opponent(), Opponent::PassAndPlay) && c.layout() == Layout::FaceToFace,
+        );
         app.set_moves(ModelRc::new(VecModel::from(self.move_rows(&view))));
         if let Some(die) = &view.die {
             app.set_has_die(true);
@@ -667,20 +796,40 @@ impl AppState {
             app.set_die_face(face as i32);
             app.set_die_rolls(self.die_rolls);
             let label = if face > 0 {
-                self.i18n.tr_args("die-face", &[("face", self.i18n.number(face)), ("name", self.tr(&format!("face-name-{face}")))])
+                self.i18n.tr_args(
+                    "die-face",
+                    &[
+                        ("face", self.i18n.number(face)),
+                        ("name", self.tr(&format!("face-name-{face}"))),
+                    ],
+                )
             } else {
                 String::new()
             };
             app.set_die_label(label.into());
             let start = match (view.moves.is_empty(), die.start_rolls.last()) {
-                (true, Some(&(w, b))) => self.i18n.tr_args("start-roll", &[("white", self.i18n.number(w)), ("black", self.i18n.number(b))]),
+                (true, Some(&(w, b))) => self.i18n.tr_args(
+                    "start-roll",
+                    &[
+                        ("white", self.i18n.number(w)),
+                        ("black", self.i18n.number(b)),
+                    ],
+                ),
                 _ => String::new(),
             };
             app.set_start_roll(start.into());
         } else {
             app.set_has_die(false);
         }
-        app.set_mines_label(view.mines_left.map(|n| self.i18n.tr_args("mines-left", &[("n", self.i18n.number(n))])).unwrap_or_default().into());
+        app.set_mines_label(
+            view.mines_left
+                .map(|n| {
+                    self.i18n
+                        .tr_args("mines-left", &[("n", self.i18n.number(n))])
+                })
+                .unwrap_or_default()
+                .into(),
+        );
         let b = view.buttons;
         app.set_can_undo(b.undo);
         app.set_can_redo(b.redo);
@@ -693,23 +842,48 @@ impl AppState {
         app.set_promoting(view.promotion.is_some());
         let promo_side = view.side_to_move;
         app.set_promotion_images(ModelRc::new(VecModel::from(
-            [Glyph::Queen, Glyph::Rook, Glyph::Bishop, Glyph::Knight].map(|g| piece_image(PieceView { side: promo_side, glyph: g }, 96)).to_vec(),
+            [Glyph::Queen, Glyph::Rook, Glyph::Bishop, Glyph::Knight]
+                .map(|g| {
+                    piece_image(
+                        PieceView {
+                            side: promo_side,
+                            glyph: g,
+                        },
+                        96,
+                    )
+                })
+                .to_vec(),
         )));
         app.set_game_over(view.result.is_some());
         app.set_show_result_sheet(view.result.is_some() && !self.result_closed && !view.review);
         if let Some(r) = &view.result {
             let title = match (c.opponent(), r.winner) {
                 (_, None) => self.tr("result-draw"),
-                (Opponent::Computer { human, .. }, Some(w)) if w == human => self.tr("result-you-win"),
+                (Opponent::Computer { human, .. }, Some(w)) if w == human => {
+                    self.tr("result-you-win")
+                }
                 (Opponent::Computer { .. }, Some(_)) => self.tr("result-you-lose"),
-                (Opponent::PassAndPlay, Some(w)) => self.tr(&format!("result-{}", side_key(w).trim_start_matches("side-"))),
+                (Opponent::PassAndPlay, Some(w)) => self.tr(&format!(
+                    "result-{}",
+                    side_key(w).trim_start_matches("side-")
+                )),
             };
             app.set_result_title(title.into());
             app.set_result_reason(self.tr(&format!("reason-{}", r.reason)).into());
         }
         app.set_reviewing(view.review);
         let total = c.session().moves().len();
-        app.set_review_label(self.i18n.tr_args("review-position", &[("n", self.i18n.number(c.session().cursor())), ("total", self.i18n.number(total))]).into());
+        app.set_review_label(
+            self.i18n
+                .tr_args(
+                    "review-position",
+                    &[
+                        ("n", self.i18n.number(c.session().cursor())),
+                        ("total", self.i18n.number(total)),
+                    ],
+                )
+                .into(),
+        );
         app.set_save_failed(view.save_failed);
         self.last_view = Some(view);
     }
@@ -723,17 +897,29 @@ impl AppState {
 
     fn side_info(&self, view: &View, c: &Controller, side: Side) -> SideInfo {
         let name = match c.opponent() {
-            Opponent::Computer { human, .. } if human != side => format!("{} · {}", self.tr(side_key(side)), self.tr("opponent-computer")),
+            Opponent::Computer { human, .. } if human != side => format!(
+                "{} · {}",
+                self.tr(side_key(side)),
+                self.tr("opponent-computer")
+            ),
             _ => self.tr(side_key(side)),
         };
         let (clock, running, low) = match &view.clocks {
             Some(cl) => {
                 let k = cl[side.index()];
-                (self.i18n.clock(k.remaining_ms), k.running, k.remaining_ms < 20_000)
+                (
+                    self.i18n.clock(k.remaining_ms),
+                    k.running,
+                    k.remaining_ms < 20_000,
+                )
             }
             None => (String::new(), false, false),
         };
-        let imgs = |list: &[PieceView]| ModelRc::new(VecModel::from(list.iter().map(|&p| piece_image(p, 40)).collect::<Vec<_>>()));
+        let imgs = |list: &[PieceView]| {
+            ModelRc::new(VecModel::from(
+                list.iter().map(|&p| piece_image(p, 40)).collect::<Vec<_>>(),
+            ))
+        };
         SideInfo {
             name: name.into(),
             clock: clock.into(),
@@ -749,10 +935,16 @@ impl AppState {
         let mut rows: Vec<MoveRow> = Vec::new();
         for (i, m) in view.moves.iter().enumerate() {
             let new_row = m.side == Side::White || rows.is_empty() || i == 0;
-            if m.side == Side::White || new_row && rows.last().map(|r| !r.black.is_empty()).unwrap_or(true) {
+            if m.side == Side::White
+                || new_row && rows.last().map(|r| !r.black.is_empty()).unwrap_or(true)
+            {
                 rows.push(MoveRow {
                     number: format!("{}.", self.i18n.number(rows.len() + 1)).into(),
-                    white: if m.side == Side::White { m.text.clone().into() } else { "…".into() },
+                    white: if m.side == Side::White {
+                        m.text.clone().into()
+                    } else {
+                        "…".into()
+                    },
                     black: SharedString::default(),
                     white_current: m.current && m.side == Side::White,
                     black_current: false,
@@ -809,11 +1001,19 @@ impl AppState {
     fn settings_from_ui(&mut self) {
         let Some(ui) = self.ui() else { return };
         let app = ui.global::<App>();
-        let lang = if app.get_set_lang() == 1 { Lang::Fa } else { Lang::En };
+        let lang = if app.get_set_lang() == 1 {
+            Lang::Fa
+        } else {
+            Lang::En
+        };
         self.settings.language = Some(lang.code().to_string());
-        self.settings.theme = ["classic", "green", "blue"][app.get_set_theme().clamp(0, 2) as usize].to_string();
-        self.settings.animation_speed = ["off", "fast", "normal", "slow"][app.get_set_anim().clamp(0, 3) as usize].to_string();
-        self.settings.pass_and_play_rotation = ["rotate", "face-to-face", "none"][app.get_set_rotation().clamp(0, 2) as usize].to_string();
+        self.settings.theme =
+            ["classic", "green", "blue"][app.get_set_theme().clamp(0, 2) as usize].to_string();
+        self.settings.animation_speed =
+            ["off", "fast", "normal", "slow"][app.get_set_anim().clamp(0, 3) as usize].to_string();
+        self.settings.pass_and_play_rotation = ["rotate", "face-to-face", "none"]
+            [app.get_set_rotation().clamp(0, 2) as usize]
+            .to_string();
         self.settings.sound = app.get_set_sound();
         self.settings.show_legal_moves = app.get_set_legal();
         self.settings.coordinates = app.get_set_coords();
@@ -857,7 +1057,13 @@ fn date_text(unix: u64) -> String {
 
 fn preview_pieces(game: &crate::rules::AnyGame) -> Vec<PieceData> {
     let Ok(c) = Controller::new(
-        NewGame { kind: game.kind(), opponent: Opponent::PassAndPlay, layout: Layout::Fixed, time_control: None, position: Some(game.to_text()) },
+        NewGame {
+            kind: game.kind(),
+            opponent: Opponent::PassAndPlay,
+            layout: Layout::Fixed,
+            time_control: None,
+            position: Some(game.to_text()),
+        },
         Arc::new(Standard),
         Box::new(SystemRandomness),
     ) else {
@@ -869,7 +1075,13 @@ fn preview_pieces(game: &crate::rules::AnyGame) -> Vec<PieceData> {
         .enumerate()
         .map(|(i, (sq, p))| {
             let (col, row) = board_model::display_cell(sq, view.ranks, false);
-            PieceData { key: i as i32, col, row, image: piece_image(p, 24), alive: true }
+            PieceData {
+                key: i as i32,
+                col,
+                row,
+                image: piece_image(p, 24),
+                alive: true,
+            }
         })
         .collect()
 }
@@ -882,9 +1094,25 @@ fn rules_diagram(kind: GameKind) -> View {
         GameKind::Draughts => (Some("8/3b4/2b1b3/3b4/3w4/8/w6w/8 w"), &["d4", "d6"]),
         GameKind::MineChess => (Some("rnbqkbnr/pppp1ppp/8/4p3/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c5,d6,f4,h7 d4,e4,f4,d5,e5,f5,d6,e6,f6,d7,e7,f7"), &["e4"]),
     };
-    let game = NewGame { kind, opponent: Opponent::PassAndPlay, layout: Layout::Fixed, time_control: None, position: position.map(String::from) };
-    let Ok(mut c) = Controller::new(game, Arc::new(Standard), Box::new(crate::game::ScriptedRandomness::new(vec![5, 2], vec![7]))) else {
-        return Controller::new(NewGame::pass_and_play(GameKind::Chess), Arc::new(Standard), Box::new(SystemRandomness)).expect("chess starts").view();
+    let game = NewGame {
+        kind,
+        opponent: Opponent::PassAndPlay,
+        layout: Layout::Fixed,
+        time_control: None,
+        position: position.map(String::from),
+    };
+    let Ok(mut c) = Controller::new(
+        game,
+        Arc::new(Standard),
+        Box::new(crate::game::ScriptedRandomness::new(vec![5, 2], vec![7])),
+    ) else {
+        return Controller::new(
+            NewGame::pass_and_play(GameKind::Chess),
+            Arc::new(Standard),
+            Box::new(SystemRandomness),
+        )
+        .expect("chess starts")
+        .view();
     };
     let ranks = if kind == GameKind::MineChess { 10 } else { 8 };
     for t in taps {
@@ -902,7 +1130,7 @@ mod tests {
     #[test]
     fn dates_are_civil_utc() {
         assert_eq!(date_text(0), "1970-01-01");
-        assert_eq!(date_text(1_795_996_800), "2026-12-01");
+        assert_eq!(date_text(1_796_083_200), "2026-12-01");
         assert_eq!(date_text(951_782_400), "2000-02-29");
     }
 }

@@ -26,7 +26,11 @@ pub fn square_at(col: i32, row: i32, ranks: u8, flipped: bool) -> Option<Square>
     if !(0..8).contains(&col) || !(0..ranks as i32).contains(&row) {
         return None;
     }
-    let (f, r) = if flipped { (7 - col, row) } else { (col, ranks as i32 - 1 - row) };
+    let (f, r) = if flipped {
+        (7 - col, row)
+    } else {
+        (col, ranks as i32 - 1 - row)
+    };
     Some(Square::new(f as u8, r as u8))
 }
 
@@ -58,8 +62,16 @@ pub fn squares(view: &View) -> Vec<SquareData> {
                 hint: m(mark::HINT),
                 explosion: m(mark::EXPLOSION),
                 number: s.number as i32,
-                file_label: if row == ranks as i32 - 1 { ((b'a' + sq.file()) as char).to_string().into() } else { Default::default() },
-                rank_label: if col == 0 { (sq.rank() + 1).to_string().into() } else { Default::default() },
+                file_label: if row == ranks as i32 - 1 {
+                    ((b'a' + sq.file()) as char).to_string().into()
+                } else {
+                    Default::default()
+                },
+                rank_label: if col == 0 {
+                    (sq.rank() + 1).to_string().into()
+                } else {
+                    Default::default()
+                },
                 name: sq.to_string().into(),
             }
         })
@@ -89,7 +101,11 @@ impl Default for PieceSlots {
 impl PieceSlots {
     /// No pieces.
     pub fn new() -> PieceSlots {
-        PieceSlots { slots: Vec::new(), model: Rc::new(VecModel::default()), px: 64 }
+        PieceSlots {
+            slots: Vec::new(),
+            model: Rc::new(VecModel::default()),
+            px: 64,
+        }
     }
 
     /// The Slint model.
@@ -108,7 +124,13 @@ impl PieceSlots {
 
     /// Starts over from the view's pieces (no animation): a new model.
     pub fn rebuild(&mut self, view: &View) {
-        self.slots = pieces_of(view).into_iter().map(|(sq, p)| Slot { square: Some(sq), piece: p }).collect();
+        self.slots = pieces_of(view)
+            .into_iter()
+            .map(|(sq, p)| Slot {
+                square: Some(sq),
+                piece: p,
+            })
+            .collect();
         self.model = Rc::new(VecModel::from(self.rows(view)));
     }
 
@@ -116,23 +138,41 @@ impl PieceSlots {
     /// left the board fade, others stay. Falls back to a rebuild when the slots do not fit.
     pub fn after_move(&mut self, view: &View, path: &[Square]) {
         let mut wanted: Vec<(Square, PieceView)> = pieces_of(view);
-        let mut next: Vec<Slot> = self.slots.iter().map(|s| Slot { square: None, piece: s.piece }).collect();
+        let mut next: Vec<Slot> = self
+            .slots
+            .iter()
+            .map(|s| Slot {
+                square: None,
+                piece: s.piece,
+            })
+            .collect();
         let mut taken = vec![false; self.slots.len()];
         // The moving piece: from the first square of the path to the last.
         if let (Some(&from), Some(&to)) = (path.first(), path.last()) {
-            if let (Some(i), Some(w)) =
-                (self.slots.iter().position(|s| s.square == Some(from)), wanted.iter().position(|(sq, _)| *sq == to))
-            {
-                next[i] = Slot { square: Some(to), piece: wanted[w].1 };
+            if let (Some(i), Some(w)) = (
+                self.slots.iter().position(|s| s.square == Some(from)),
+                wanted.iter().position(|(sq, _)| *sq == to),
+            ) {
+                next[i] = Slot {
+                    square: Some(to),
+                    piece: wanted[w].1,
+                };
                 taken[i] = true;
                 wanted.remove(w);
             }
         }
         // Pieces that did not move.
         wanted.retain(|&(sq, p)| {
-            if let Some(i) = self.slots.iter().position(|s| s.square == Some(sq) && s.piece == p) {
+            if let Some(i) = self
+                .slots
+                .iter()
+                .position(|s| s.square == Some(sq) && s.piece == p)
+            {
                 if !taken[i] {
-                    next[i] = Slot { square: Some(sq), piece: p };
+                    next[i] = Slot {
+                        square: Some(sq),
+                        piece: p,
+                    };
                     taken[i] = true;
                     return false;
                 }
@@ -141,14 +181,27 @@ impl PieceSlots {
         });
         // Pieces that moved too (a castling rook): a vanished slot of the same piece.
         for (sq, p) in wanted {
-            if let Some(i) = (0..self.slots.len()).find(|&i| !taken[i] && self.slots[i].piece == p && self.slots[i].square.is_some()) {
-                next[i] = Slot { square: Some(sq), piece: p };
+            if let Some(i) = (0..self.slots.len())
+                .find(|&i| !taken[i] && self.slots[i].piece == p && self.slots[i].square.is_some())
+            {
+                next[i] = Slot {
+                    square: Some(sq),
+                    piece: p,
+                };
                 taken[i] = true;
-            } else if let Some(i) = (0..self.slots.len()).find(|&i| !taken[i] && self.slots[i].square.is_none()) {
-                next[i] = Slot { square: Some(sq), piece: p };
+            } else if let Some(i) =
+                (0..self.slots.len()).find(|&i| !taken[i] && self.slots[i].square.is_none())
+            {
+                next[i] = Slot {
+                    square: Some(sq),
+                    piece: p,
+                };
                 taken[i] = true;
             } else {
-                next.push(Slot { square: Some(sq), piece: p });
+                next.push(Slot {
+                    square: Some(sq),
+                    piece: p,
+                });
                 taken.push(true);
             }
         }
@@ -163,8 +216,16 @@ impl PieceSlots {
         for (i, slot) in self.slots.iter().enumerate() {
             let was = old.get(i).copied();
             let cell = slot.square.or(was.and_then(|w| w.square));
-            let (col, row) = cell.map(|sq| display_cell(sq, ranks, view.flipped)).unwrap_or((-1, -1));
-            let data = PieceData { key: i as i32, col, row, image: self.image(slot.piece), alive: slot.square.is_some() };
+            let (col, row) = cell
+                .map(|sq| display_cell(sq, ranks, view.flipped))
+                .unwrap_or((-1, -1));
+            let data = PieceData {
+                key: i as i32,
+                col,
+                row,
+                image: self.image(slot.piece),
+                alive: slot.square.is_some(),
+            };
             if i < self.model.row_count() {
                 if self.model.row_data(i).as_ref() != Some(&data) {
                     self.model.set_row_data(i, data);
@@ -180,8 +241,17 @@ impl PieceSlots {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let (col, row) = s.square.map(|sq| display_cell(sq, view.ranks, view.flipped)).unwrap_or((-1, -1));
-                PieceData { key: i as i32, col, row, image: self.image(s.piece), alive: s.square.is_some() }
+                let (col, row) = s
+                    .square
+                    .map(|sq| display_cell(sq, view.ranks, view.flipped))
+                    .unwrap_or((-1, -1));
+                PieceData {
+                    key: i as i32,
+                    col,
+                    row,
+                    image: self.image(s.piece),
+                    alive: s.square.is_some(),
+                }
             })
             .collect()
     }
@@ -189,7 +259,11 @@ impl PieceSlots {
 
 /// The pieces of a view by square.
 pub fn pieces_of(view: &View) -> Vec<(Square, PieceView)> {
-    view.squares.iter().enumerate().filter_map(|(i, s)| s.piece.map(|p| (Square(i as u8), p))).collect()
+    view.squares
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.piece.map(|p| (Square(i as u8), p)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -206,7 +280,10 @@ mod tests {
                     assert_eq!(square_at(c, r, ranks, flipped), Some(sq));
                 }
             }
-            assert_eq!(display_cell(Square::new(0, 0), ranks, false), (0, ranks as i32 - 1));
+            assert_eq!(
+                display_cell(Square::new(0, 0), ranks, false),
+                (0, ranks as i32 - 1)
+            );
             assert_eq!(display_cell(Square::new(0, 0), ranks, true), (7, 0));
             assert_eq!(square_at(8, 0, ranks, false), None);
         }

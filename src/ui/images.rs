@@ -42,12 +42,21 @@ pub fn render_svg(bytes: &[u8], px: u32) -> Image {
     };
     let size = tree.size();
     let scale = px as f32 / size.width().max(size.height());
-    resvg::render(&tree, resvg::tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
     // tiny-skia stores premultiplied alpha; Slint's RGBA buffer wants it straight.
     let mut buffer = SharedPixelBuffer::<Rgba8Pixel>::new(px, px);
     for (dst, src) in buffer.make_mut_slice().iter_mut().zip(pixmap.pixels()) {
         let c = src.demultiply();
-        *dst = Rgba8Pixel { r: c.red(), g: c.green(), b: c.blue(), a: c.alpha() };
+        *dst = Rgba8Pixel {
+            r: c.red(),
+            g: c.green(),
+            b: c.blue(),
+            a: c.alpha(),
+        };
     }
     Image::from_rgba8(buffer)
 }
@@ -59,5 +68,15 @@ thread_local! {
 /// The image of a piece, `px` pixels square (cached).
 pub fn piece_image(piece: PieceView, px: u32) -> Image {
     let px = px.clamp(8, 512);
-    CACHE.with(|c| c.borrow_mut().entry((piece, px)).or_insert_with(|| render_svg(svg_source(piece), px)).clone())
+    CACHE.with(|c| {
+        c.borrow_mut()
+            .entry((piece, px))
+            .or_insert_with(|| render_svg(svg_source(piece), px))
+            .clone()
+    })
+}
+
+/// The mine image, `px` pixels square.
+pub fn mine_image(px: u32) -> Image {
+    render_svg(include_bytes!("../../ui/images/misc/mine.svg"), px)
 }

@@ -6,7 +6,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use slint::platform::software_renderer::{MinimalSoftwareWindow, PremultipliedRgbaColor, RepaintBufferType};
+use slint::platform::software_renderer::{
+    MinimalSoftwareWindow, PremultipliedRgbaColor, RepaintBufferType,
+};
 use slint::platform::{Platform, WindowAdapter};
 use slint::{ComponentHandle, PhysicalSize, PlatformError};
 
@@ -19,7 +21,18 @@ use crate::store::Store;
 use super::{App, TakhteApp};
 
 /// The scenes `takhte screenshot` knows.
-pub const SCENES: [&str; 10] = ["home", "new-game", "chess", "dice-chess", "draughts", "mine-chess", "game-over", "settings", "rules", "saved-games"];
+pub const SCENES: [&str; 10] = [
+    "home",
+    "new-game",
+    "chess",
+    "dice-chess",
+    "draughts",
+    "mine-chess",
+    "game-over",
+    "settings",
+    "rules",
+    "saved-games",
+];
 
 struct ShotPlatform {
     window: Rc<MinimalSoftwareWindow>,
@@ -46,8 +59,11 @@ pub fn headless_window() -> Result<Rc<MinimalSoftwareWindow>, String> {
             return Ok(Rc::clone(win));
         }
         let window = MinimalSoftwareWindow::new(RepaintBufferType::NewBuffer);
-        slint::platform::set_platform(Box::new(ShotPlatform { window: Rc::clone(&window), start: Instant::now() }))
-            .map_err(|e| format!("cannot set up the headless renderer: {e}"))?;
+        slint::platform::set_platform(Box::new(ShotPlatform {
+            window: Rc::clone(&window),
+            start: Instant::now(),
+        }))
+        .map_err(|e| format!("cannot set up the headless renderer: {e}"))?;
         *w.borrow_mut() = Some(Rc::clone(&window));
         Ok(window)
     })
@@ -55,7 +71,11 @@ pub fn headless_window() -> Result<Rc<MinimalSoftwareWindow>, String> {
 
 fn scripted_game(app: &TakhteApp, game: NewGame, rolls: Vec<u8>, moves: &[&str]) {
     let mut s = app.state.borrow_mut();
-    let mut c = match Controller::new(game, Arc::new(Standard), Box::new(ScriptedRandomness::new(rolls, vec![7]))) {
+    let mut c = match Controller::new(
+        game,
+        Arc::new(Standard),
+        Box::new(ScriptedRandomness::new(rolls, vec![7])),
+    ) {
         Ok(c) => c,
         Err(_) => return,
     };
@@ -80,16 +100,31 @@ fn tap(app: &TakhteApp, name: &str, ranks: u8) {
 
 /// Sets up `scene` in `app`.
 pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
-    let pp = |kind| NewGame { kind, opponent: Opponent::PassAndPlay, layout: Layout::Fixed, time_control: None, position: None };
+    let pp = |kind| NewGame {
+        kind,
+        opponent: Opponent::PassAndPlay,
+        layout: Layout::Fixed,
+        time_control: None,
+        position: None,
+    };
     match scene {
         "home" => app.state.borrow_mut().open("home"),
         "new-game" => {
-            app.window.global::<App>().invoke_choose_game("chess".into());
+            app.window
+                .global::<App>()
+                .invoke_choose_game("chess".into());
         }
         "chess" => {
             let mut g = pp(GameKind::Chess);
             g.time_control = Some(crate::game::TimeControl::new(10, 5));
-            scripted_game(app, g, vec![], &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6"]);
+            scripted_game(
+                app,
+                g,
+                vec![],
+                &[
+                    "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6",
+                ],
+            );
             if let Some(c) = app.state.borrow_mut().controller.as_mut() {
                 c.pause();
             }
@@ -112,11 +147,17 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
         }
         "mine-chess" => {
             let mut g = pp(GameKind::MineChess);
-            g.position = Some("rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq b4,f4,e6,h7 -".into());
+            g.position =
+                Some("rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq b4,f4,e6,h7 -".into());
             scripted_game(app, g, vec![], &["e2e4", "e9e7", "g1f3", "b9b7", "b1c3"]);
         }
         "game-over" => {
-            scripted_game(app, pp(GameKind::Chess), vec![], &["f2f3", "e7e5", "g2g4", "d8h4"]);
+            scripted_game(
+                app,
+                pp(GameKind::Chess),
+                vec![],
+                &["f2f3", "e7e5", "g2g4", "d8h4"],
+            );
         }
         "settings" => app.state.borrow_mut().open("settings"),
         "rules" => {
@@ -124,13 +165,20 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
             app.state.borrow_mut().open("rules");
         }
         "saved-games" => app.state.borrow_mut().open("saved"),
-        other => return Err(format!("unknown scene '{other}' (one of: {})", SCENES.join(", "))),
+        other => {
+            return Err(format!(
+                "unknown scene '{other}' (one of: {})",
+                SCENES.join(", ")
+            ))
+        }
     }
     Ok(())
 }
 
 fn fill_store(dir: &Path) {
-    let Ok(store) = Store::open(dir.to_path_buf()) else { return };
+    let Ok(store) = Store::open(dir.to_path_buf()) else {
+        return;
+    };
     let games: [(GameKind, &[&str]); 3] = [
         (GameKind::Chess, &["e2e4", "c7c5", "g1f3", "d7d6"]),
         (GameKind::Draughts, &["c3-c4", "a6-a5"]),
@@ -141,27 +189,55 @@ fn fill_store(dir: &Path) {
         if i == 0 {
             game = NewGame::against_computer(*kind, 3, Side::White);
         }
-        let Ok(mut c) = Controller::new(game, Arc::new(Standard), Box::new(ScriptedRandomness::new(vec![1], vec![7]))) else { continue };
+        let Ok(mut c) = Controller::new(
+            game,
+            Arc::new(Standard),
+            Box::new(ScriptedRandomness::new(vec![1], vec![7])),
+        ) else {
+            continue;
+        };
         for m in moves.iter() {
-            let _ = c.session().game().parse_move(m).map(|mv| crate::game::autoplay::enter(&mut c, &mv));
+            let _ = c
+                .session()
+                .game()
+                .parse_move(m)
+                .map(|mv| crate::game::autoplay::enter(&mut c, &mv));
         }
-        let saver = Autosaver::resume(store.clone(), format!("2026120{}-1200{}0-demo", i + 1, i), 1_795_996_800 + i as u64 * 3600);
+        let saver = Autosaver::resume(
+            store.clone(),
+            format!("2026120{}-1200{}0-demo", i + 1, i),
+            1_795_996_800 + i as u64 * 3600,
+        );
         let _ = saver.save(&mut c);
     }
     let mut bad = std::fs::File::create(store.games_dir().join("20261130-090000-lost.json")).ok();
     if let Some(f) = bad.as_mut() {
         use std::io::Write;
-        let _ = f.write_all(b"{\"schema\": 1, \"id\": \"20261130-090000-lost\", \"kind\": \"chess\"");
+        let _ =
+            f.write_all(b"{\"schema\": 1, \"id\": \"20261130-090000-lost\", \"kind\": \"chess\"");
     }
 }
 
 /// Draws `scene` in `lang` at `width`×`height` logical pixels into the PNG file `out`.
-pub fn screenshot(scene: &str, lang: Lang, width: u32, height: u32, out: &Path) -> Result<(), String> {
+pub fn screenshot(
+    scene: &str,
+    lang: Lang,
+    width: u32,
+    height: u32,
+    out: &Path,
+) -> Result<(), String> {
     if !SCENES.contains(&scene) {
-        return Err(format!("unknown scene '{scene}' (one of: {})", SCENES.join(", ")));
+        return Err(format!(
+            "unknown scene '{scene}' (one of: {})",
+            SCENES.join(", ")
+        ));
     }
     let window = headless_window()?;
-    let dir = std::env::temp_dir().join(format!("takhte-screenshot-{}-{scene}-{}", std::process::id(), lang.code()));
+    let dir = std::env::temp_dir().join(format!(
+        "takhte-screenshot-{}-{scene}-{}",
+        std::process::id(),
+        lang.code()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     fill_store(&dir);
     let app = TakhteApp::new(Some(dir.clone())).map_err(|e| e.to_string())?;
@@ -188,15 +264,86 @@ pub fn render(window: &MinimalSoftwareWindow, app: &TakhteApp, width: u32, heigh
         renderer.render(&mut buffer, width as usize);
     });
     // The window background is opaque, so the premultiplied colours are the colours.
-    buffer.iter().flat_map(|p| [p.red, p.green, p.blue]).collect()
+    buffer
+        .iter()
+        .flat_map(|p| [p.red, p.green, p.blue])
+        .collect()
 }
 
 fn write_png(out: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
-    let file = std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let file =
+        std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
     writer.write_image_data(rgb).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// `takhte bench-ui`: measures, headless with the software renderer, the time to build the app
+/// and draw its first frame, the time to update and redraw the board after a move, and the
+/// resident memory while playing. Prints one line per measure.
+pub fn bench_ui(out: &mut dyn std::io::Write) -> Result<(), String> {
+    let t0 = Instant::now();
+    let window = headless_window()?;
+    let dir = std::env::temp_dir().join(format!("takhte-bench-ui-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = TakhteApp::new(Some(dir.clone())).map_err(|e| e.to_string())?;
+    let (w, h) = (1024u32, 700u32);
+    window.set_size(PhysicalSize::new(w, h));
+    app.window.show().map_err(|e| e.to_string())?;
+    let mut buffer = vec![PremultipliedRgbaColor::default(); (w * h) as usize];
+    let mut draw = || {
+        window.request_redraw();
+        slint::platform::update_timers_and_animations();
+        window.draw_if_needed(|r| {
+            r.render(&mut buffer, w as usize);
+        });
+    };
+    draw();
+    let first_frame = t0.elapsed();
+    app.state
+        .borrow_mut()
+        .start(NewGame::pass_and_play(GameKind::Chess));
+    draw();
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6", "e1g1",
+        "e8g8", "b1d2", "a7a6", "c4b3", "c8e6",
+    ];
+    let mut times = Vec::new();
+    for m in moves {
+        let (a, b) = m.split_at(2);
+        let (Some(from), Some(to)) = (Square::parse(a, 8), Square::parse(b, 8)) else {
+            continue;
+        };
+        let t = Instant::now();
+        app.state.borrow_mut().tap(from);
+        app.state.borrow_mut().tap(to);
+        draw();
+        times.push(t.elapsed());
+    }
+    times.sort();
+    let rss_kb = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .unwrap_or(0);
+    let _ = std::fs::remove_dir_all(&dir);
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let _ = writeln!(
+        out,
+        "first frame (app built, {w}x{h} drawn): {:.1} ms",
+        ms(first_frame)
+    );
+    let _ = writeln!(out, "board update after a move (two taps, view, models, redraw): median {:.2} ms, max {:.2} ms over {} moves", ms(times[times.len() / 2]), ms(times[times.len() - 1]), times.len());
+    let _ = writeln!(
+        out,
+        "resident memory while playing: {:.1} MB",
+        rss_kb as f64 / 1024.0
+    );
     Ok(())
 }

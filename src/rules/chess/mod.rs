@@ -254,9 +254,10 @@ impl Rules for Position {
         let number = |i: usize, name: &str, default: u32| -> Result<u32, PositionError> {
             match fields.get(i) {
                 None => Ok(default),
-                Some(t) => t
+                Some(t) if t.bytes().all(|b| b.is_ascii_digit()) => t
                     .parse::<u32>()
-                    .map_err(|_| PositionError::new(format!("{name}: '{t}' is not a number"))),
+                    .map_err(|_| PositionError::new(format!("{name}: '{t}' is too large"))),
+                Some(t) => Err(PositionError::new(format!("{name}: '{t}' is not a number"))),
             }
         };
         let half = number(4, "half-move clock", 0)?;

@@ -210,7 +210,7 @@ impl Position {
         if pawn_attacks(them, their_pawns) & bit(king) != 0
             || touching(king, self.kings[them.index()])
         {
-            return Some("your king is in check and this move does not capture the checking pawn");
+            return Some("your king would still be in check after this move");
         }
         if face == 3 {
             let ours = (self.pawns[us.index()] & !bit(from)) | bit(to);

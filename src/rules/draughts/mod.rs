@@ -262,18 +262,24 @@ impl Position {
         let mut sq = from.0;
         for w in path.windows(2) {
             let (a, b) = (w[0], w[1]);
+            // Name the leg only when the move has several: "c3xc5xe5: c5xe5: ...".
+            let leg = if path.len() > 2 {
+                format!("{a}x{b}: ")
+            } else {
+                String::new()
+            };
             let Some((dir, dist)) = direction(a.0, b.0) else {
-                return format!("{text}: {a}x{b} is not along a rank or file");
+                return format!("{text}: {leg}not along a rank or file");
             };
             if !piece.is_king() {
                 if !man_dirs(me).contains(&dir) {
-                    return format!("{text}: {a}x{b}: a man captures only forward, left or right");
+                    return format!("{text}: {leg}a man captures only forward, left or right");
                 }
                 if dist != 2 {
-                    return format!("{text}: {a}x{b}: a man jumps over an adjacent piece onto the square just beyond");
+                    return format!("{text}: {leg}a man jumps over an adjacent piece onto the square just beyond");
                 }
             } else if last != NO_DIR && dir == reverse(last) {
-                return format!("{text}: {a}x{b}: a king may not turn back 180° between two jumps");
+                return format!("{text}: {leg}a king may not turn back 180° between two jumps");
             }
             if occ & bit(b.0) != 0 {
                 return format!("{text}: {a}x{b}: {b} is not empty");
