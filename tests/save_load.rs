@@ -256,3 +256,11 @@ fn statistics_count_results_per_kind_mode_and_level() {
     let e = stats.get("chess", "pass-and-play", None).unwrap();
     assert_eq!((e.wins, e.draws, e.losses), (0, 0, 1));
 }
+
+#[test]
+fn the_android_data_folder_is_the_internal_path_unless_overridden() {
+    use takhte::store::Store;
+    let internal = std::path::PathBuf::from("/data/user/0/org.takhte.app/files");
+    assert_eq!(Store::default_dir_from(None, Some(internal.clone())), internal);
+    assert_eq!(Store::default_dir_from(Some("/tmp/elsewhere".into()), Some(internal)), std::path::PathBuf::from("/tmp/elsewhere"));
+}

@@ -168,4 +168,40 @@ fn the_app_end_to_end() {
         .any(|l| l.as_str() == "۳"));
     press(&app, "English");
     assert!(!app.window.global::<T>().get_rtl());
+
+    // Android: the back button goes back one screen, and on home asks before leaving.
+    use takhte::android::{on_lifecycle, BackAction, Lifecycle};
+    assert_eq!(app.state.borrow_mut().back_pressed(), BackAction::GoTo("home"));
+    assert_eq!(screen(&app), "home");
+    assert_eq!(app.state.borrow_mut().back_pressed(), BackAction::AskToLeave);
+    assert!(app.window.global::<App>().get_confirm_exit());
+    find(&app, "Leave Takhte?");
+    assert_eq!(app.state.borrow_mut().back_pressed(), BackAction::CloseDialog);
+    assert!(!app.window.global::<App>().get_confirm_exit());
+
+    // Android pauses the app in the middle of a timed game: the clock stops and the game is
+    // saved; after the process is killed, a new app resumes it exactly.
+    press(&app, "Chess");
+    press(&app, "Two players on this device");
+    press(&app, "10+0");
+    press(&app, "Start");
+    tap(&app, "d2");
+    tap(&app, "d4");
+    assert!(view(&app).clocks.unwrap()[1].running);
+    on_lifecycle(&mut app.state.borrow_mut(), Lifecycle::Pause);
+    let v = view(&app);
+    assert!(!v.clocks.unwrap()[0].running && !v.clocks.unwrap()[1].running, "the clock stops in the background");
+    let left = v.clocks.unwrap()[1].remaining_ms;
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    assert_eq!(view(&app).clocks.unwrap()[1].remaining_ms, left);
+    on_lifecycle(&mut app.state.borrow_mut(), Lifecycle::Resume);
+    assert!(view(&app).clocks.unwrap()[1].running);
+    on_lifecycle(&mut app.state.borrow_mut(), Lifecycle::Stop);
+    let again = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
+    assert!(again.window.global::<App>().get_has_continue());
+    again.window.global::<App>().invoke_continue_game();
+    let c = again.state.borrow();
+    let c = c.controller.as_ref().unwrap();
+    assert_eq!(c.session().moves(), ["d2d4"]);
+    assert_eq!(c.view().clocks.unwrap()[1].remaining_ms / 1000, left / 1000);
 }
