@@ -1027,6 +1027,9 @@ impl AppState {
     /// Switches the language at once (no restart).
     pub fn set_language(&mut self, lang: Lang) {
         self.i18n.set_lang(lang);
+        if let Some(ui) = self.ui() {
+            ui.global::<App>().set_set_lang(lang_index(lang));
+        }
         self.refresh_all();
     }
 }
