@@ -62,16 +62,16 @@ pub fn setting(kind: GameKind, level: u8) -> Setting {
         (GameKind::Chess | GameKind::MineChess, l) => match l {
             1 => fixed(1, 20_000, 220),
             2 => fixed(2, 60_000, 110),
-            3 => fixed(3, 150_000, 45),
-            4 => fixed(5, 300_000, 15),
-            _ => fixed(64, 600_000, 0),
+            3 => fixed(3, 100_000, 45),
+            4 => fixed(4, 100_000, 15),
+            _ => fixed(64, 200_000, 0),
         },
         (GameKind::Draughts, l) => match l {
             1 => fixed(1, 20_000, 150),
             2 => fixed(3, 60_000, 80),
-            3 => fixed(4, 150_000, 35),
-            4 => fixed(6, 300_000, 12),
-            _ => fixed(64, 600_000, 0),
+            3 => fixed(4, 100_000, 35),
+            4 => fixed(6, 150_000, 12),
+            _ => fixed(64, 200_000, 0),
         },
         (GameKind::DiceChess, l) => match l {
             1 => fixed(0, 0, 0),

@@ -236,6 +236,15 @@ impl DiceBoard {
         }
     }
 
+    /// Whether the king of the side to move has no legal move.
+    pub fn king_is_stuck(&self) -> bool {
+        let us = self.side;
+        let them = 1 - us;
+        let ek = self.kings[them] as usize;
+        let banned = self.pawns[us] | KING_STEPS[ek] | 1 << ek | self.pawn_attacks(them);
+        KING_STEPS[self.kings[us] as usize] & !banned == 0
+    }
+
     /// The legal pawn moves of `face`, appended to `out`.
     pub fn pawn_moves(&self, face: u8, out: &mut Vec<DMove>) {
         let us = self.side;

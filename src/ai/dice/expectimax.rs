@@ -137,6 +137,10 @@ impl Expectimax<'_> {
             return 0;
         }
         let in_check = b.in_check();
+        if !b.can_roll() && b.king_is_stuck() {
+            // No pawns and no king move: checkmate or stalemate.
+            return if in_check { -(WIN - ply) } else { 0 };
+        }
         if depth <= 0 {
             // A side in check at the horizon: look one turn further.
             if in_check && ply < MAX_PLY {
