@@ -30,6 +30,13 @@ usage:
       list the saved games: file, game, moves, status (ok, or damaged: REASON)
   takhte autoplay GAME --plies N --seed S [--dir D]
       play N random plies through the game controller, saving after each one
+  takhte uci
+      the chess AI as a UCI engine on standard input and output (setoption name Level value 1-6)
+  takhte match GAME --white A --black B --games N --seed S [--movetime MS] [--fixed-colours]
+               [--max-plies N] [--uci-option NAME=VALUE]...
+      play N games between A and B: a level 1-6, greedy, random, or for chess uci:PROGRAM
+      (another UCI engine, e.g. uci:stockfish); colours alternate unless --fixed-colours;
+      prints each game, then wins, draws and losses counted for A (--white)
   takhte help
       this text
 
@@ -64,6 +71,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Some("play") => play(&args[1..], out),
         Some("saves") => saves(&args[1..], out),
         Some("autoplay") => autoplay(&args[1..], out),
+        Some("uci") => uci(&args[1..]),
+        Some("match") => play_match(&args[1..], out),
         Some(other) => usage(format!("unknown command '{other}' (try 'takhte help')")),
     };
     match result {
@@ -334,4 +343,102 @@ fn screenshot(args: &[String]) -> Result<(), Usage> {
     let out = get("--out").ok_or(Usage("screenshot: --out FILE.png is required".into()))?;
     crate::ui::screenshot::screenshot(&scene, lang, w, h, std::path::Path::new(&out))
         .map_err(|e| Usage(format!("screenshot: {e}")))
+}
+
+fn uci(args: &[String]) -> Result<(), Usage> {
+    if let Some(extra) = args.first() {
+        return usage(format!("uci: unexpected argument '{extra}'"));
+    }
+    let stdin = std::io::stdin();
+    crate::ai::uci::run(stdin.lock(), Box::new(std::io::stdout()));
+    Ok(())
+}
+
+fn play_match(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
+    use crate::ai::arena::{MatchConfig, PlayerSpec};
+    let Some(game) = args.first() else {
+        return usage("match: missing GAME (chess, dice-chess, draughts or mine-chess)");
+    };
+    let Some(kind) = GameKind::parse(game) else {
+        return usage(format!(
+            "match: unknown game '{game}' (chess, dice-chess, draughts or mine-chess)"
+        ));
+    };
+    let mut cfg = MatchConfig {
+        kind,
+        a: PlayerSpec::Level(6),
+        b: PlayerSpec::Level(6),
+        games: 0,
+        seed: 0,
+        movetime_ms: 1000,
+        alternate: true,
+        uci_options: Vec::new(),
+        max_plies: 400,
+    };
+    let (mut white, mut black, mut games, mut seed) = (false, false, false, false);
+    let mut i = 1;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "--fixed-colours" {
+            cfg.alternate = false;
+            i += 1;
+            continue;
+        }
+        let Some(value) = args.get(i + 1) else {
+            return usage(format!("match: {a} needs a value"));
+        };
+        let number = |what: &str| -> Result<u64, Usage> {
+            value
+                .parse::<u64>()
+                .map_err(|_| Usage(format!("match: {what} '{value}' is not a whole number")))
+        };
+        let player = || {
+            PlayerSpec::parse(value).ok_or_else(|| {
+                Usage(format!(
+                    "match: {a} '{value}' is not a level 1-6, greedy, random or uci:PROGRAM"
+                ))
+            })
+        };
+        match a {
+            "--white" => {
+                cfg.a = player()?;
+                white = true;
+            }
+            "--black" => {
+                cfg.b = player()?;
+                black = true;
+            }
+            "--games" => {
+                cfg.games = number("--games")?.min(100_000) as u32;
+                games = true;
+            }
+            "--seed" => {
+                cfg.seed = number("--seed")?;
+                seed = true;
+            }
+            "--movetime" => cfg.movetime_ms = number("--movetime")?.max(1),
+            "--max-plies" => cfg.max_plies = number("--max-plies")?.max(1) as usize,
+            "--uci-option" => match value.split_once('=') {
+                Some((n, v)) if !n.is_empty() => {
+                    cfg.uci_options.push((n.to_string(), v.to_string()))
+                }
+                _ => return usage(format!("match: --uci-option '{value}' is not NAME=VALUE")),
+            },
+            _ => return usage(format!("match: unknown option '{a}'")),
+        }
+        i += 2;
+    }
+    for (given, name) in [
+        (white, "--white"),
+        (black, "--black"),
+        (games, "--games"),
+        (seed, "--seed"),
+    ] {
+        if !given {
+            return usage(format!("match: {name} is required"));
+        }
+    }
+    crate::ai::arena::play_match(&cfg, out)
+        .map(|_| ())
+        .map_err(|e| Usage(format!("match: {e}")))
 }

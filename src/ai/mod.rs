@@ -3,15 +3,37 @@
 //! [`think`] answers a [`Request`]: the move to play, or for dice chess before rolling the
 //! choice between a king move and rolling. It runs on a worker thread and stops when `cancel` is
 //! set. It never looks at hidden information: for minesweeper chess it only reads what a player
-//! sees ([`crate::rules::mine::Position::visible`]) and the legal moves, which never depend on
-//! hidden mines.
+//! sees ([`crate::rules::mine::Position::visible`]) and searches its own model of the board
+//! ([`mine`]), never the real position, whose moves would set off the hidden mines.
+//!
+//! - [`search`]: negamax alpha-beta over any [`game::SearchGame`] (chess [`chess`], minesweeper
+//!   chess [`mine`], Turkish draughts [`draughts`]), with [`tt`], [`zobrist`] and [`budget`].
+//! - [`dice`]: expectimax with Star1/Star2 pruning over the six faces.
+//! - [`level`]: what each of the six levels searches; [`play`]: requests to searches and back.
+//! - [`baseline`]: the `greedy` and `random` players for matches; [`arena`] plays matches;
+//!   [`uci`] serves the chess AI over the UCI protocol; [`external`] drives another UCI engine.
+
+pub mod arena;
+pub mod baseline;
+pub mod budget;
+pub mod chess;
+pub mod dice;
+pub mod draughts;
+pub mod external;
+pub mod game;
+pub mod level;
+pub mod mine;
+pub mod play;
+pub mod search;
+pub mod tt;
+pub mod uci;
+pub mod zobrist;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use crate::rules::{AnyGame, AnyMove};
+
+pub use level::DEFAULT_LEVEL;
 
 /// The lowest level.
 pub const MIN_LEVEL: u8 = 1;
@@ -63,9 +85,20 @@ impl Engine for Standard {
     fn think(&self, req: &Request, cancel: &AtomicBool) -> Option<Answer> {
         think(req, cancel)
     }
+
+    /// The computer is taken to be the side not to move (the player offers on their own turn).
+    /// It accepts when a quick search finds it worse by at least 60 centipawns (0.6 of a pawn,
+    /// a draughts man or a dice-chess pawn), at every level.
+    fn accepts_draw(&self, game: &AnyGame, _level: u8) -> bool {
+        match play::quick_score(game) {
+            Some(score) => score >= 60,
+            None => false,
+        }
+    }
 }
 
-/// Answers a request: a capture-preferring choice among the legal moves, seeded.
+/// Answers a request with the search of its level. `None` when cancelled (the flag was set
+/// before the answer was ready) or when the game is over.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -78,42 +111,12 @@ pub fn think(req: &Request, cancel: &AtomicBool) -> Option<Answer> {
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(req.seed ^ (req.level as u64) << 32);
-    let mut moves = req.game.legal_moves();
-    if let AnyGame::Dice(_) = &req.game {
-        use crate::rules::dice::Move as D;
-        moves.retain(|m| match (m, req.rolled) {
-            (AnyMove::Dice(D::King { .. }), None) => true,
-            (AnyMove::Dice(D::Pawn { face, .. }), Some(f))
-            | (AnyMove::Dice(D::Pass { face }), Some(f)) => *face == f,
-            _ => false,
-        });
-        if req.rolled.is_none() && (moves.is_empty() || rng.gen_bool(0.8)) {
-            return Some(Answer::Roll);
-        }
-    }
-    if moves.is_empty() {
+    let answer = match &req.game {
+        AnyGame::Dice(_) => play::answer_dice(req, cancel),
+        _ => play::answer_alpha_beta(req, cancel),
+    };
+    if cancel.load(Ordering::Relaxed) {
         return None;
     }
-    let captures: Vec<&AnyMove> = moves.iter().filter(|m| is_capture(&req.game, m)).collect();
-    let pick = if !captures.is_empty() && rng.gen_bool(0.7) {
-        captures[rng.gen_range(0..captures.len())].clone()
-    } else {
-        moves[rng.gen_range(0..moves.len())].clone()
-    };
-    Some(Answer::Move(pick))
-}
-
-fn is_capture(game: &AnyGame, mv: &AnyMove) -> bool {
-    match (game, mv) {
-        (AnyGame::Chess(l), AnyMove::Chess(m)) => l.position().board().is_capture(*m),
-        (AnyGame::Mine(l), AnyMove::Mine(crate::rules::mine::Move::Piece(m))) => {
-            l.position().board().is_capture(*m)
-        }
-        (AnyGame::Draughts(_), AnyMove::Draughts(m)) => m.is_capture(),
-        (AnyGame::Dice(l), AnyMove::Dice(m)) => {
-            m.to().and_then(|t| l.position().piece_at(t)).is_some()
-        }
-        _ => false,
-    }
+    answer
 }

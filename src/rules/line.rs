@@ -56,6 +56,13 @@ impl<G: Rules> Line<G> {
         }
     }
 
+    /// The repetition keys ([`Rules::repetition_key`]) of the positions since the last
+    /// irreversible move, oldest first, the current position last. The computer player reads them
+    /// to steer clear of (or towards) a threefold repetition.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
     /// How many times the current position has occurred in this line (1 the first time).
     pub fn occurrences(&self) -> usize {
         match self.keys.last() {

@@ -134,11 +134,15 @@ impl Sink for Counter {
     }
 }
 
-/// A move reduced to what playing it needs: start, end and the captured squares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Compact {
+/// A legal move reduced to what playing it needs: start, end and the captured squares. Two
+/// capture paths with the same start, end and captured pieces give the same `Compact`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Compact {
+    /// The index of the start square (`rank * 8 + file`).
     pub from: u8,
+    /// The index of the square the piece ends on.
     pub to: u8,
+    /// The captured squares as a bitboard (bit = square index); 0 for a simple move.
     pub mask: u64,
 }
 

@@ -27,9 +27,9 @@ mod moves;
 
 use std::fmt;
 
+pub use board::Compact;
 use board::{
-    bit, can_jump, direction, man_dirs, promotion_rank, reverse, step, Board, Compact, Counter,
-    Sink, NO_DIR,
+    bit, can_jump, direction, man_dirs, promotion_rank, reverse, step, Board, Counter, Sink, NO_DIR,
 };
 pub use moves::Move;
 
@@ -198,6 +198,30 @@ impl Position {
         let mut counter = Counter::default();
         self.board.generate(self.side.index(), &mut counter);
         counter.0 as usize
+    }
+
+    /// The legal moves in compact form, appended to `out` after clearing it, for the computer
+    /// player's search. Returns how many pieces the compulsory capture takes (0: simple moves).
+    /// Unlike [`Rules::legal_moves`] it does not look at the end of the game by material.
+    pub fn compact_moves(&self, out: &mut Vec<Compact>) -> usize {
+        out.clear();
+        self.board.generate(self.side.index(), out)
+    }
+
+    /// Plays a move taken from [`Position::compact_moves`] of this position (not checked).
+    pub fn play_compact(&mut self, mv: &Compact) {
+        self.board.apply(self.side.index(), mv.from, mv.to, mv.mask);
+        self.side = self.side.opponent();
+    }
+
+    /// The men of `side` as a bitboard (bit = square index).
+    pub fn men_bits(&self, side: Side) -> u64 {
+        self.board.men[side.index()]
+    }
+
+    /// The kings of `side` as a bitboard (bit = square index).
+    pub fn king_bits(&self, side: Side) -> u64 {
+        self.board.kings[side.index()]
     }
 
     /// Perft (see [`crate::rules::perft::perft`]) with the same counts, but without building

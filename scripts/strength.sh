@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Measures the strength of the computer players (a harness run, not a test; it takes hours with
+# the defaults). Installs nothing: it needs `stockfish` (Debian: apt-get install stockfish, which
+# puts it in /usr/games) and a Rust toolchain.
+#
+# 1. Chess: the top level (6) against Stockfish with UCI_LimitStrength at UCI_Elo 1400, 1700
+#    and 2000; 1 s a move for both; 20 games each, colours alternating (game 2, 4, ... with
+#    Takhte as Black), openings from the match runner's list (one per pair of games).
+# 2. Ladders for dice chess, draughts and minesweeper chess: each level against the level below
+#    (2-1, 3-2, 4-3, 5-4, 6-5), then dice chess 6 against level 1 and draughts and minesweeper
+#    chess 6 against the greedy baseline. Level 6 thinks LADDER_MOVETIME ms a move; levels 1-5
+#    stop on their node budgets. CHESS_LADDER=1 adds the chess ladder.
+#
+# Every score line is "W wins, D draws, L losses" for the first player named.
+# Knobs (environment): SF_GAMES (20), MOVETIME (1000), LADDER_GAMES (20), LADDER_MOVETIME (1000),
+# SEED (1), ELOS ("1400 1700 2000"), SKIP_STOCKFISH=1, SKIP_LADDERS=1, CHESS_LADDER=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SF_GAMES=${SF_GAMES:-20}
+MOVETIME=${MOVETIME:-1000}
+LADDER_GAMES=${LADDER_GAMES:-20}
+LADDER_MOVETIME=${LADDER_MOVETIME:-1000}
+SEED=${SEED:-1}
+ELOS=${ELOS:-"1400 1700 2000"}
+
+cargo build --release --quiet
+BIN="${CARGO_TARGET_DIR:-target}/release/takhte"
+
+score() { # runs one match and prints its totals line with the elapsed time
+    local start=$SECONDS
+    local line
+    line=$("$BIN" match "$@" | tail -n 1)
+    echo "$line [$((SECONDS - start)) s]"
+}
+
+if [ -z "${SKIP_STOCKFISH:-}" ]; then
+    SF=$(command -v stockfish || true)
+    if [ -z "$SF" ] && [ -x /usr/games/stockfish ]; then
+        SF=/usr/games/stockfish
+    fi
+    if [ -z "$SF" ]; then
+        echo "stockfish is not installed (Debian: apt-get install stockfish); skipping the chess part" >&2
+    else
+        echo "== chess: level 6 against $SF (UCI_LimitStrength), ${MOVETIME} ms a move, $SF_GAMES games each"
+        for elo in $ELOS; do
+            echo -n "UCI_Elo $elo: "
+            score chess --white 6 --black "uci:$SF" --uci-option UCI_LimitStrength=true \
+                --uci-option "UCI_Elo=$elo" --games "$SF_GAMES" --seed "$SEED" --movetime "$MOVETIME"
+        done
+    fi
+fi
+
+if [ -z "${SKIP_LADDERS:-}" ]; then
+    games="dice-chess draughts mine-chess"
+    if [ -n "${CHESS_LADDER:-}" ]; then
+        games="chess $games"
+    fi
+    for game in $games; do
+        echo "== $game ladder: $LADDER_GAMES games a pair, level 6 at ${LADDER_MOVETIME} ms a move"
+        for pair in "2 1" "3 2" "4 3" "5 4" "6 5"; do
+            set -- $pair
+            score "$game" --white "$1" --black "$2" --games "$LADDER_GAMES" --seed "$SEED" \
+                --movetime "$LADDER_MOVETIME"
+        done
+        case "$game" in
+            dice-chess) baseline=1 ;;
+            *) baseline=greedy ;;
+        esac
+        score "$game" --white 6 --black "$baseline" --games "$LADDER_GAMES" --seed "$SEED" \
+            --movetime "$LADDER_MOVETIME"
+    done
+fi

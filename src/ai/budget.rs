@@ -1,0 +1,96 @@
+//! When a search must stop: a node budget, a time budget and a cancel flag set from another
+//! thread.
+//!
+//! A node budget makes a search reproducible (the same nodes are searched on every machine); a
+//! time budget does not. The flag is read every few thousand nodes, so a cancelled search
+//! returns within a millisecond or so.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How often (in nodes) the clock and the flag are read.
+const POLL: u64 = 1024;
+
+/// The limits of one search and the running count against them.
+pub struct Budget<'a> {
+    start: Instant,
+    /// Stop when this instant has passed.
+    hard: Option<Instant>,
+    /// Do not begin a new iteration after this instant.
+    soft: Option<Instant>,
+    max_nodes: u64,
+    nodes: u64,
+    cancel: &'a AtomicBool,
+    stopped: bool,
+}
+
+impl<'a> Budget<'a> {
+    /// A budget of at most `max_nodes` nodes and, when `time` is given, that long (a new
+    /// iteration of deepening is not begun after `soft_share` of it has passed). `cancel` stops
+    /// the search as soon as it is set.
+    pub fn new(
+        max_nodes: u64,
+        time: Option<Duration>,
+        soft_share: f64,
+        cancel: &'a AtomicBool,
+    ) -> Budget<'a> {
+        let start = Instant::now();
+        Budget {
+            start,
+            hard: time.map(|t| start + t),
+            soft: time.map(|t| start + t.mul_f64(soft_share.clamp(0.0, 1.0))),
+            max_nodes: max_nodes.max(1),
+            nodes: 0,
+            cancel,
+            stopped: false,
+        }
+    }
+
+    /// Counts one node; true when the search must stop now.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.max_nodes {
+            self.stopped = true;
+        } else if self.nodes % POLL == 0 {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    fn poll(&mut self) {
+        if self.cancel.load(Ordering::Relaxed) || self.hard.is_some_and(|h| Instant::now() >= h) {
+            self.stopped = true;
+        }
+    }
+
+    /// Whether the search has been told to stop (budget spent, time up or cancelled).
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Whether there is room to begin another iteration of deepening.
+    pub fn may_deepen(&mut self) -> bool {
+        self.poll();
+        !self.stopped && !self.soft.is_some_and(|s| Instant::now() >= s)
+    }
+
+    /// The nodes counted so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The time since the search began.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the cancel flag is set.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}

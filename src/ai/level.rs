@@ -1,0 +1,84 @@
+//! The six levels of each game.
+//!
+//! Levels 1–5 are fixed-depth searches with a node budget and seeded noise on the final choice
+//! (a bonus of up to `noise` centipawns on each root move's score), so they are reproducible:
+//! the same request and seed give the same move on every machine, as long as the node budget
+//! and not the time budget ends the search (the request's `movetime_ms` only stops them as a
+//! safety net on a very slow device). Noise makes the lower levels play human-looking mistakes
+//! (a move that looks almost as good to a shallow search), never random moves. Level 6 searches
+//! by iterative deepening for the whole time budget; its move depends on the machine's speed.
+//! Dice chess level 1 is the simple player of the source description ([`super::dice::simple_choice`]).
+
+use crate::rules::GameKind;
+
+/// The search settings of one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setting {
+    /// Plies (dice chess: turns) of the last iteration.
+    pub depth: i32,
+    /// Node budget.
+    pub nodes: u64,
+    /// Noise on the final choice, in centipawns.
+    pub noise: i32,
+    /// Whether the level searches for the whole time budget (level 6).
+    pub timed: bool,
+    /// Transposition table size in megabytes.
+    pub tt_mb: usize,
+}
+
+const fn fixed(depth: i32, nodes: u64, noise: i32) -> Setting {
+    Setting {
+        depth,
+        nodes,
+        noise,
+        timed: false,
+        tt_mb: 4,
+    }
+}
+
+const TIMED: Setting = Setting {
+    depth: 64,
+    nodes: u64::MAX,
+    noise: 0,
+    timed: true,
+    tt_mb: super::tt::DEFAULT_MB,
+};
+
+/// The level the app offers first.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// The settings of `level` (clamped to 1–6) in `kind`.
+///
+/// ```
+/// use takhte::ai::level::setting;
+/// use takhte::rules::GameKind;
+/// assert!(setting(GameKind::Chess, 6).timed);
+/// assert!(setting(GameKind::Chess, 1).noise > setting(GameKind::Chess, 4).noise);
+/// ```
+pub fn setting(kind: GameKind, level: u8) -> Setting {
+    let level = level.clamp(super::MIN_LEVEL, super::MAX_LEVEL);
+    match (kind, level) {
+        (_, 6) => TIMED,
+        (GameKind::Chess | GameKind::MineChess, l) => match l {
+            1 => fixed(1, 20_000, 220),
+            2 => fixed(2, 60_000, 110),
+            3 => fixed(3, 100_000, 45),
+            4 => fixed(4, 100_000, 15),
+            _ => fixed(64, 200_000, 0),
+        },
+        (GameKind::Draughts, l) => match l {
+            1 => fixed(1, 20_000, 150),
+            2 => fixed(3, 60_000, 80),
+            3 => fixed(4, 100_000, 35),
+            4 => fixed(6, 150_000, 12),
+            _ => fixed(64, 200_000, 0),
+        },
+        (GameKind::DiceChess, l) => match l {
+            1 => fixed(0, 0, 0),
+            2 => fixed(1, 50_000, 90),
+            3 => fixed(1, 100_000, 25),
+            4 => fixed(2, 200_000, 10),
+            _ => fixed(3, 600_000, 0),
+        },
+    }
+}

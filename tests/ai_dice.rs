@@ -1,0 +1,98 @@
+//! The dice-chess AI: level 1 rolls; with the checking pawn capturable on the rolled face the AI
+//! takes it; a king move or a roll before rolling; the same seed gives the same answer.
+
+use std::sync::atomic::AtomicBool;
+
+use takhte::ai::{think, Answer, Request};
+use takhte::rules::dice::{Move, Position};
+use takhte::rules::{AnyGame, AnyMove, Line, Rules, Square};
+
+fn ask(text: &str, level: u8, rolled: Option<u8>) -> Option<Answer> {
+    let req = Request {
+        game: AnyGame::Dice(Line::new(Position::from_text(text).unwrap())),
+        level,
+        seed: 3,
+        rolled,
+        movetime_ms: 300,
+    };
+    think(&req, &AtomicBool::new(false))
+}
+
+#[test]
+fn level_one_rolls_then_prefers_a_capture() {
+    let start = "ppppkppp/pppppppp/8/8/8/8/PPPPPPPP/PPPKPPPP w";
+    assert_eq!(ask(start, 1, None), Some(Answer::Roll));
+    // Face 6: the a2 pawn may take the black pawn on a6 (four squares up the file).
+    let text = "4k3/8/p7/8/8/8/P7/3K4 w";
+    match ask(text, 1, Some(6)) {
+        Some(Answer::Move(AnyMove::Dice(Move::Pawn { to, .. }))) => {
+            assert_eq!(to, Square::parse("a6", 8).unwrap())
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn takes_the_checking_pawn_on_the_rolled_face() {
+    // The black pawn on e2 checks the king on d1; with face 2 the pawn on e1 takes it (e1-e2),
+    // with face 5 too, and with face 6 the pawn on h2 (h2-e2 along the rank... 3 squares).
+    let text = "k7/8/8/8/8/8/4p2P/3KP3 w";
+    for level in 1..=6 {
+        for face in [2, 5, 6] {
+            match ask(text, level, Some(face)) {
+                Some(Answer::Move(AnyMove::Dice(Move::Pawn { to, .. }))) => {
+                    assert_eq!(
+                        to,
+                        Square::parse("e2", 8).unwrap(),
+                        "level {level} face {face}"
+                    )
+                }
+                other => panic!("level {level} face {face}: {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn answers_are_legal_before_and_after_the_roll() {
+    let pos = Position::from_text("ppppkppp/pppppppp/8/8/8/8/PPPPPPPP/PPPKPPPP w").unwrap();
+    for level in 2..=6 {
+        match ask(&pos.to_text(), level, None) {
+            Some(Answer::Roll) => {}
+            Some(Answer::Move(AnyMove::Dice(m))) => assert!(pos.is_legal(&m)),
+            other => panic!("{other:?}"),
+        }
+        for face in 1..=6 {
+            match ask(&pos.to_text(), level, Some(face)) {
+                Some(Answer::Move(AnyMove::Dice(m))) => {
+                    assert!(pos.is_legal(&m), "level {level} face {face}: {m}");
+                    assert_eq!(m.face(), Some(face));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn an_empty_roll_is_a_pass() {
+    // The white pawn on h8 has no pawn-like move.
+    assert_eq!(
+        ask("k6P/8/8/8/8/8/8/K7 w", 4, Some(1)),
+        Some(Answer::Move(AnyMove::Dice(Move::Pass { face: 1 })))
+    );
+}
+
+#[test]
+fn the_same_seed_gives_the_same_answer() {
+    let text = "ppppkppp/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/PPPKPPPP w";
+    for level in 1..=5 {
+        for rolled in [None, Some(3), Some(6)] {
+            assert_eq!(
+                ask(text, level, rolled),
+                ask(text, level, rolled),
+                "level {level}"
+            );
+        }
+    }
+}
