@@ -178,7 +178,15 @@ fn killing_autoplay_midway_leaves_only_whole_files() {
             .stdout(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(150 + 40 * i as u64));
+        // Kill it once its file exists (it saves after every ply), at a moment that varies.
+        let games = dir.path().join("games");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while std::time::Instant::now() < deadline
+            && std::fs::read_dir(&games).map(|d| d.filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().ends_with(".json")).count()).unwrap_or(0) <= i
+        {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50 + 40 * i as u64));
         child.kill().unwrap();
         child.wait().unwrap();
     }
