@@ -1,0 +1,245 @@
+//! Negamax alpha-beta over any [`SearchGame`]: iterative deepening, principal-variation search,
+//! a transposition table, null-move pruning, late-move reductions, check extensions and a
+//! quiescence search; moves ordered by the table's move, captures (MVV-LVA, losing captures
+//! last), two killer moves per ply and the history heuristic.
+//!
+//! A risky move (a landing on a fogged square of minesweeper chess) is a chance node with two
+//! outcomes: the piece survives (searched normally) or is lost (searched by quiescence); its
+//! score is the average weighted by the mine probability, with the window of the survival branch
+//! narrowed so that alpha-beta stays exact at the node.
+//!
+//! The search stops when its [`Budget`] is spent (nodes, time, cancel flag); the result of the
+//! last finished iteration (or of a partly finished one whose first move was searched) is kept.
+
+#![allow(clippy::needless_range_loop)]
+
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::budget::Budget;
+use super::game::{SearchGame, INF, MATE, MATE_BOUND};
+use super::tt::{Bound, Tt};
+
+mod negamax;
+
+use negamax::{to_tt, Searcher};
+
+/// The deepest ply the search goes to (quiescence included).
+pub const MAX_PLY: usize = 96;
+
+/// How deep and how long to search, and how much noise to put on the choice at the root.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// The last iteration of deepening, in plies.
+    pub depth: i32,
+    /// The node budget.
+    pub nodes: u64,
+    /// The time budget, if any.
+    pub time: Option<Duration>,
+    /// With a time budget: no new iteration begins after this share of it.
+    pub soft_share: f64,
+    /// Noise in centipawns: at the end each root move's score gets a seeded random bonus from
+    /// 0 to this, and the best noisy score is played. 0 plays the best move.
+    pub noise: i32,
+    /// Seed of the noise.
+    pub seed: u64,
+}
+
+impl Limits {
+    /// A fixed-depth search with no noise and no other limit.
+    pub fn depth(depth: i32) -> Limits {
+        Limits {
+            depth,
+            nodes: u64::MAX,
+            time: None,
+            soft_share: 0.5,
+            noise: 0,
+            seed: 0,
+        }
+    }
+}
+
+/// What one finished iteration found (for UCI `info` lines).
+#[derive(Clone, Debug)]
+pub struct Progress<M> {
+    /// The depth just finished.
+    pub depth: i32,
+    /// The score of the best move, for the side to move.
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The principal variation, best move first.
+    pub pv: Vec<M>,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct Found<M> {
+    /// The move to play.
+    pub best: M,
+    /// Its score for the side to move (without noise).
+    pub score: i32,
+    /// The last depth finished.
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<M>,
+}
+
+/// Whether a score is a forced win or loss.
+pub fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// Searches `root` within `limits`; `progress` is told about each finished iteration. `None`
+/// when the side to move has no move. The table `tt` may carry knowledge from earlier searches.
+pub fn search<G: SearchGame>(
+    game: &G,
+    root: &G::Pos,
+    limits: &Limits,
+    tt: &mut Tt,
+    cancel: &std::sync::atomic::AtomicBool,
+    progress: &mut dyn FnMut(&Progress<G::Mv>),
+) -> Option<Found<G::Mv>> {
+    let budget = Budget::new(limits.nodes, limits.time, limits.soft_share, cancel);
+    tt.new_search();
+    let mut s = Searcher {
+        game,
+        tt,
+        budget,
+        keys: vec![0; MAX_PLY + 1],
+        killers: vec![[0, 0]; MAX_PLY + 1],
+        history: vec![0; G::HISTORY_SIZE],
+        moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+        order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+    };
+    let mut root_moves = Vec::new();
+    game.generate(root, &mut root_moves);
+    if root_moves.is_empty() {
+        return None;
+    }
+    s.set_key(0, game.key(root));
+    // Root moves with their last scores; ordered by the previous iteration.
+    let mut scored: Vec<(G::Mv, i32)> = root_moves.iter().map(|&m| (m, 0)).collect();
+    {
+        let mut order = Vec::new();
+        let tt_move = s.tt.probe(game.key(root)).map_or(0, |h| h.mv);
+        s.score_moves(root, &root_moves, &mut order, tt_move, 0);
+        let mut idx: Vec<usize> = (0..root_moves.len()).collect();
+        idx.sort_by_key(|&i| -order[i]);
+        scored = idx.into_iter().map(|i| scored[i]).collect();
+    }
+    let exact_all = limits.noise > 0;
+    let mut result: Option<Found<G::Mv>> = None;
+    let mut finished: Vec<(G::Mv, i32)> = Vec::new();
+    let single = scored.len() == 1;
+
+    for depth in 1..=limits.depth.max(1) {
+        if depth > 1 && !s.budget.may_deepen() {
+            break;
+        }
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best: Option<(G::Mv, i32)> = None;
+        let mut done = 0;
+        for i in 0..scored.len() {
+            let mv = scored[i].0;
+            let v = if exact_all || i == 0 {
+                s.search_move(root, mv, depth - 1, -INF, beta, 0, false)
+            } else {
+                let mut v = s.search_move(root, mv, depth - 1, alpha, alpha + 1, 0, false);
+                if v > alpha && !s.budget.stopped() {
+                    v = s.search_move(root, mv, depth - 1, alpha, beta, 0, false);
+                }
+                v
+            };
+            if s.budget.stopped() {
+                break;
+            }
+            done += 1;
+            scored[i].1 = if exact_all || i == 0 || v > alpha {
+                v
+            } else {
+                alpha - 1
+            };
+            if best.map_or(true, |(_, b)| v > b) {
+                best = Some((mv, v));
+                if v > alpha {
+                    alpha = v;
+                }
+            }
+        }
+        let complete = done == scored.len();
+        if let Some((mv, v)) = best {
+            if complete || (!exact_all && done > 0) {
+                let pv = s.pv(root, mv, depth as usize + 4);
+                s.tt.store(s.keys[0], game.pack(mv), to_tt(v, 0), depth, Bound::Exact);
+                result = Some(Found {
+                    best: mv,
+                    score: v,
+                    depth,
+                    nodes: s.budget.nodes(),
+                    pv: pv.clone(),
+                });
+                progress(&Progress {
+                    depth,
+                    score: v,
+                    nodes: s.budget.nodes(),
+                    elapsed: s.budget.elapsed(),
+                    pv,
+                });
+            }
+        }
+        if complete {
+            finished = scored.clone();
+            // Best first for the next iteration (stable: earlier order breaks ties).
+            scored.sort_by_key(|&(_, v)| -v);
+        }
+        if !complete || single {
+            break;
+        }
+        if let Some(r) = &result {
+            if is_mate(r.score) && MATE - r.score.abs() <= depth {
+                break;
+            }
+        }
+    }
+    let mut found = match result {
+        Some(r) => r,
+        None => Found {
+            best: scored[0].0,
+            score: 0,
+            depth: 0,
+            nodes: s.budget.nodes(),
+            pv: vec![scored[0].0],
+        },
+    };
+    if limits.noise > 0 && !finished.is_empty() {
+        let mut rng = ChaCha8Rng::seed_from_u64(limits.seed ^ game.key(root));
+        let mut pick = (found.best, found.score, i64::MIN);
+        for &(mv, v) in &finished {
+            let bonus = rng.gen_range(0..=limits.noise);
+            // Noise never turns a forced loss into a choice, nor throws away a forced win.
+            let noisy = if is_mate(v) {
+                v as i64 * 4
+            } else {
+                (v + bonus) as i64
+            };
+            if noisy > pick.2 {
+                pick = (mv, v, noisy);
+            }
+        }
+        if pick.0 != found.best {
+            found.best = pick.0;
+            found.score = pick.1;
+            found.pv = vec![pick.0];
+        }
+    }
+    found.nodes = s.budget.nodes();
+    Some(found)
+}
