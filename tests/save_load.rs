@@ -182,7 +182,14 @@ fn killing_autoplay_midway_leaves_only_whole_files() {
         let games = dir.path().join("games");
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
         while std::time::Instant::now() < deadline
-            && std::fs::read_dir(&games).map(|d| d.filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().ends_with(".json")).count()).unwrap_or(0) <= i
+            && std::fs::read_dir(&games)
+                .map(|d| {
+                    d.filter_map(Result::ok)
+                        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+                        .count()
+                })
+                .unwrap_or(0)
+                <= i
         {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
@@ -269,6 +276,12 @@ fn statistics_count_results_per_kind_mode_and_level() {
 fn the_android_data_folder_is_the_internal_path_unless_overridden() {
     use takhte::store::Store;
     let internal = std::path::PathBuf::from("/data/user/0/org.takhte.app/files");
-    assert_eq!(Store::default_dir_from(None, Some(internal.clone())), internal);
-    assert_eq!(Store::default_dir_from(Some("/tmp/elsewhere".into()), Some(internal)), std::path::PathBuf::from("/tmp/elsewhere"));
+    assert_eq!(
+        Store::default_dir_from(None, Some(internal.clone())),
+        internal
+    );
+    assert_eq!(
+        Store::default_dir_from(Some("/tmp/elsewhere".into()), Some(internal)),
+        std::path::PathBuf::from("/tmp/elsewhere")
+    );
 }

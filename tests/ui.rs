@@ -171,12 +171,21 @@ fn the_app_end_to_end() {
 
     // Android: the back button goes back one screen, and on home asks before leaving.
     use takhte::android::{on_lifecycle, BackAction, Lifecycle};
-    assert_eq!(app.state.borrow_mut().back_pressed(), BackAction::GoTo("home"));
+    assert_eq!(
+        app.state.borrow_mut().back_pressed(),
+        BackAction::GoTo("home")
+    );
     assert_eq!(screen(&app), "home");
-    assert_eq!(app.state.borrow_mut().back_pressed(), BackAction::AskToLeave);
+    assert_eq!(
+        app.state.borrow_mut().back_pressed(),
+        BackAction::AskToLeave
+    );
     assert!(app.window.global::<App>().get_confirm_exit());
     find(&app, "Leave Takhte?");
-    assert_eq!(app.state.borrow_mut().back_pressed(), BackAction::CloseDialog);
+    assert_eq!(
+        app.state.borrow_mut().back_pressed(),
+        BackAction::CloseDialog
+    );
     assert!(!app.window.global::<App>().get_confirm_exit());
 
     // Android pauses the app in the middle of a timed game: the clock stops and the game is
@@ -190,7 +199,10 @@ fn the_app_end_to_end() {
     assert!(view(&app).clocks.unwrap()[1].running);
     on_lifecycle(&mut app.state.borrow_mut(), Lifecycle::Pause);
     let v = view(&app);
-    assert!(!v.clocks.unwrap()[0].running && !v.clocks.unwrap()[1].running, "the clock stops in the background");
+    assert!(
+        !v.clocks.unwrap()[0].running && !v.clocks.unwrap()[1].running,
+        "the clock stops in the background"
+    );
     let left = v.clocks.unwrap()[1].remaining_ms;
     std::thread::sleep(std::time::Duration::from_millis(30));
     assert_eq!(view(&app).clocks.unwrap()[1].remaining_ms, left);
