@@ -33,10 +33,11 @@ usage:
   takhte uci
       the chess AI as a UCI engine on standard input and output (setoption name Level value 1-6)
   takhte match GAME --white A --black B --games N --seed S [--movetime MS] [--fixed-colours]
-               [--max-plies N] [--uci-option NAME=VALUE]...
+               [--max-plies N] [--uci-option NAME=VALUE]... [--moves]
       play N games between A and B: a level 1-6, greedy, random, or for chess uci:PROGRAM
       (another UCI engine, e.g. uci:stockfish); colours alternate unless --fixed-colours;
-      prints each game, then wins, draws and losses counted for A (--white)
+      prints each game, the thinking time of each player (turns, mean, longest), then wins,
+      draws and losses counted for A (--white); --moves adds each game's moves and last position
   takhte help
       this text
 
@@ -374,13 +375,18 @@ fn play_match(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
         alternate: true,
         uci_options: Vec::new(),
         max_plies: 400,
+        show_moves: false,
     };
     let (mut white, mut black, mut games, mut seed) = (false, false, false, false);
     let mut i = 1;
     while i < args.len() {
         let a = args[i].as_str();
-        if a == "--fixed-colours" {
-            cfg.alternate = false;
+        if a == "--fixed-colours" || a == "--moves" {
+            if a == "--moves" {
+                cfg.show_moves = true;
+            } else {
+                cfg.alternate = false;
+            }
             i += 1;
             continue;
         }

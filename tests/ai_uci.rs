@@ -152,6 +152,27 @@ fn match_prints_each_game_and_the_totals() {
         2,
         "{text}"
     );
+    // Every ply was one turn of one of the players, and each player's time is reported.
+    let plies: u32 = text
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "plies:").unwrap();
+            words[at - 1].parse::<u32>().unwrap()
+        })
+        .sum();
+    let turns = |who: &str| -> u32 {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("time {who}: ")))
+            .unwrap_or_else(|| panic!("no time line for {who}: {text}"));
+        assert!(line.contains(" ms, longest "), "{line}");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "turns,").unwrap();
+        words[at - 1].parse().unwrap()
+    };
+    assert_eq!(turns("level 2") + turns("random"), plies, "{text}");
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("chess level 2 vs random: "), "{last}");
     assert!(last.contains("wins") && last.contains("draws") && last.contains("losses"));

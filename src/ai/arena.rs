@@ -14,6 +14,7 @@
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -87,6 +88,8 @@ pub struct MatchConfig {
     pub uci_options: Vec<(String, String)>,
     /// Plies after which a game is a draw.
     pub max_plies: usize,
+    /// Whether the report lists each game's moves and its last position.
+    pub show_moves: bool,
 }
 
 /// The totals, for player A.
@@ -109,6 +112,44 @@ impl Totals {
         } else {
             (self.wins as f64 + self.draws as f64 / 2.0) / n as f64
         }
+    }
+}
+
+/// How long one player thought: the number of turns, their total and the longest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Thinking {
+    /// Turns answered (a dice chess turn counts once, roll and move together).
+    pub turns: u32,
+    /// Total thinking time.
+    pub total: Duration,
+    /// The longest turn.
+    pub longest: Duration,
+}
+
+impl Thinking {
+    fn add(&mut self, took: Duration) {
+        self.turns += 1;
+        self.total += took;
+        self.longest = self.longest.max(took);
+    }
+
+    /// The mean time of a turn (zero before the first).
+    pub fn mean(&self) -> Duration {
+        if self.turns == 0 {
+            Duration::ZERO
+        } else {
+            self.total / self.turns
+        }
+    }
+
+    /// One line: turns, mean and longest in milliseconds.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} turns, mean {:.0} ms, longest {:.0} ms",
+            self.turns,
+            self.mean().as_secs_f64() * 1000.0,
+            self.longest.as_secs_f64() * 1000.0
+        )
     }
 }
 
@@ -219,13 +260,28 @@ fn ask(
     })
 }
 
+/// A finished game of a match.
+struct Played {
+    /// The result (`None` never happens; a game cut at the ply limit is a draw).
+    result: Option<GameResult>,
+    /// Why it ended.
+    reason: String,
+    /// Plies played.
+    plies: usize,
+    /// The moves, as move texts.
+    moves: Vec<String>,
+    /// The last position, as a position text.
+    last: String,
+}
+
 /// Plays one game; the result for White, the reason and the number of plies.
 fn play_game(
     cfg: &MatchConfig,
     i: u32,
     white: &mut Player,
     black: &mut Player,
-) -> Result<(Option<GameResult>, String, usize), String> {
+    thinking: &mut [Thinking; 2],
+) -> Result<Played, String> {
     let pair = if cfg.alternate { i / 2 } else { i } as u64;
     let (mut game, mut uci_moves) = start_game(cfg.kind, cfg.seed, pair);
     for p in [&mut *white, &mut *black] {
@@ -237,14 +293,22 @@ fn play_game(
     let mut plies = 0;
     while plies < cfg.max_plies {
         if let Some(o) = game.outcome() {
-            return Ok((Some(o.result), o.reason.as_str().to_string(), plies));
+            return Ok(Played {
+                result: Some(o.result),
+                reason: o.reason.as_str().to_string(),
+                plies,
+                last: game.to_text(),
+                moves: uci_moves,
+            });
         }
         let seed = splitmix(cfg.seed ^ (i as u64) << 32 ^ plies as u64);
-        let player = if game.side_to_move() == Side::White {
+        let mover = game.side_to_move();
+        let player = if mover == Side::White {
             &mut *white
         } else {
             &mut *black
         };
+        let asked = Instant::now();
         let mut answer = ask(player, &game, None, seed, cfg.movetime_ms, &uci_moves)?;
         if answer == Some(Answer::Roll) {
             let face = dice.gen_range(1..=6u8);
@@ -257,6 +321,7 @@ fn play_game(
                 &uci_moves,
             )?;
         }
+        thinking[if mover == Side::White { 0 } else { 1 }].add(asked.elapsed());
         let Some(Answer::Move(mv)) = answer else {
             return Err(format!(
                 "game {}: no move at ply {plies} in {}",
@@ -274,11 +339,13 @@ fn play_game(
         })?;
         plies += 1;
     }
-    Ok((
-        game.outcome().map(|o| o.result).or(Some(GameResult::Draw)),
-        "ply-limit".to_string(),
+    Ok(Played {
+        result: game.outcome().map(|o| o.result).or(Some(GameResult::Draw)),
+        reason: "ply-limit".to_string(),
         plies,
-    ))
+        last: game.to_text(),
+        moves: uci_moves,
+    })
 }
 
 /// Plays the match, writing one line per game and the totals to `out`.
@@ -294,6 +361,8 @@ pub fn play_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Totals, Stri
     let mut b = make_player(&cfg.b, &cfg.uci_options)?;
     let mut totals = Totals::default();
     let mut as_white = Totals::default();
+    // Thinking time of A and of B.
+    let mut thought = [Thinking::default(); 2];
     for i in 0..cfg.games {
         let a_white = !cfg.alternate || i % 2 == 0;
         let (white, black) = if a_white {
@@ -301,7 +370,19 @@ pub fn play_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Totals, Stri
         } else {
             (&mut b, &mut a)
         };
-        let (result, reason, plies) = play_game(cfg, i, white, black)?;
+        let mut by_colour = [Thinking::default(); 2];
+        let played = play_game(cfg, i, white, black, &mut by_colour)?;
+        let (result, reason, plies) = (played.result, &played.reason, played.plies);
+        let (of_a, of_b) = if a_white {
+            (by_colour[0], by_colour[1])
+        } else {
+            (by_colour[1], by_colour[0])
+        };
+        for (total, game) in thought.iter_mut().zip([of_a, of_b]) {
+            total.turns += game.turns;
+            total.total += game.total;
+            total.longest = total.longest.max(game.longest);
+        }
         let a_side = if a_white { Side::White } else { Side::Black };
         let (mark, text) = match result {
             Some(GameResult::Win(s)) if s == a_side => {
@@ -335,7 +416,14 @@ pub fn play_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Totals, Stri
             cfg.b.name(),
             cfg.a.name(),
         );
+        if cfg.show_moves {
+            let _ = writeln!(out, "  moves: {}", played.moves.join(" "));
+            let _ = writeln!(out, "  last: {}", played.last);
+        }
         let _ = out.flush();
+    }
+    for (spec, t) in [&cfg.a, &cfg.b].into_iter().zip(thought) {
+        let _ = writeln!(out, "time {}: {}", spec.name(), t.describe());
     }
     let _ = writeln!(
         out,
