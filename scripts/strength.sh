@@ -6,14 +6,15 @@
 # 1. Chess: the top level (6) against Stockfish with UCI_LimitStrength at UCI_Elo 1400, 1700
 #    and 2000; 1 s a move for both; 20 games each, colours alternating (game 2, 4, ... with
 #    Takhte as Black), openings from the match runner's list (one per pair of games).
-# 2. Ladders for dice chess, draughts and minesweeper chess: each level against the level below
-#    (2-1, 3-2, 4-3, 5-4, 6-5), then dice chess 6 against level 1 and draughts and minesweeper
-#    chess 6 against the greedy baseline. Level 6 thinks LADDER_MOVETIME ms a move; levels 1-5
-#    stop on their node budgets. CHESS_LADDER=1 adds the chess ladder.
+# 2. Ladders for all four games: each level against the level below (2-1, 3-2, 4-3, 5-4, 6-5),
+#    then dice chess 6 against level 1 and the other games' level 6 against the greedy
+#    baseline. Level 6 thinks LADDER_MOVETIME ms a move; levels 1-5 stop on their
+#    node budgets.
 #
-# Every score line is "W wins, D draws, L losses" for the first player named.
+# Every score line is "W wins, D draws, L losses" for the first player named; below it, each
+# player's thinking time a turn (mean and longest).
 # Knobs (environment): SF_GAMES (20), MOVETIME (1000), LADDER_GAMES (20), LADDER_MOVETIME (1000),
-# SEED (1), ELOS ("1400 1700 2000"), SKIP_STOCKFISH=1, SKIP_LADDERS=1, CHESS_LADDER=1.
+# SEED (1), ELOS ("1400 1700 2000"), SKIP_STOCKFISH=1, SKIP_LADDERS=1, SKIP_CHESS_LADDER=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,11 +28,12 @@ ELOS=${ELOS:-"1400 1700 2000"}
 cargo build --release --quiet
 BIN="${CARGO_TARGET_DIR:-target}/release/takhte"
 
-score() { # runs one match and prints its totals line with the elapsed time
+score() { # runs one match; prints its totals line with the elapsed time, then the thinking times
     local start=$SECONDS
-    local line
-    line=$("$BIN" match "$@" | tail -n 1)
-    echo "$line [$((SECONDS - start)) s]"
+    local out
+    out=$("$BIN" match "$@")
+    echo "$(echo "$out" | tail -n 1) [$((SECONDS - start)) s]"
+    echo "$out" | grep '^time ' | sed 's/^/    /'
 }
 
 if [ -z "${SKIP_STOCKFISH:-}" ]; then
@@ -52,9 +54,9 @@ if [ -z "${SKIP_STOCKFISH:-}" ]; then
 fi
 
 if [ -z "${SKIP_LADDERS:-}" ]; then
-    games="dice-chess draughts mine-chess"
-    if [ -n "${CHESS_LADDER:-}" ]; then
-        games="chess $games"
+    games="chess dice-chess draughts mine-chess"
+    if [ -n "${SKIP_CHESS_LADDER:-}" ]; then
+        games="dice-chess draughts mine-chess"
     fi
     for game in $games; do
         echo "== $game ladder: $LADDER_GAMES games a pair, level 6 at ${LADDER_MOVETIME} ms a move"
