@@ -82,10 +82,21 @@ struct PlyMoves {
     faces: [Vec<DMove>; 6],
 }
 
+/// What a draw is worth to the side the search plays for (the root's side to move): a little
+/// less than nothing, so it plays on instead of trading down to bare kings.
+const CONTEMPT: i32 = 40;
+
+/// What each pawn on the board (either side's) is worth to the searching side: trading pawns
+/// off brings the game closer to a draw (a lone king walks to the far first rank, where no
+/// pawn can ever check it), and the searching side would rather keep chances to win.
+const LIFE: i32 = 4;
+
 struct Expectimax<'a> {
     tt: &'a mut Tt,
     budget: Budget<'a>,
     plies: Vec<PlyMoves>,
+    /// The side the search plays for.
+    root: usize,
 }
 
 fn distance(a: u8, b: u8) -> i32 {
@@ -120,6 +131,23 @@ fn order(b: &DiceBoard, moves: &mut [DMove], first: u32) {
 }
 
 impl Expectimax<'_> {
+    /// The value of a draw for the side to move in `b`.
+    fn draw(&self, b: &DiceBoard) -> i32 {
+        if b.side == self.root {
+            -CONTEMPT
+        } else {
+            CONTEMPT
+        }
+    }
+
+    /// The static value of `b` for the side to move, with the searching side's wish to keep
+    /// pawns on the board.
+    fn leaf(&self, b: &DiceBoard) -> i32 {
+        let pawns = (b.pawns[0] | b.pawns[1]).count_ones() as i32;
+        let life = if b.side == self.root { LIFE } else { -LIFE } * pawns;
+        evaluate(b) + life
+    }
+
     fn take(&mut self, ply: i32) -> PlyMoves {
         std::mem::take(&mut self.plies[ply as usize])
     }
@@ -134,23 +162,23 @@ impl Expectimax<'_> {
             return 0;
         }
         if b.only_kings() {
-            return 0;
+            return self.draw(b);
         }
         let in_check = b.in_check();
         if !b.can_roll() && b.king_is_stuck() {
             // No pawns and no king move: checkmate or stalemate.
-            return if in_check { -(WIN - ply) } else { 0 };
+            return if in_check { -(WIN - ply) } else { self.draw(b) };
         }
         if depth <= 0 {
             // A side in check at the horizon: look one turn further.
             if in_check && ply < MAX_PLY {
                 depth = 1;
             } else {
-                return evaluate(b);
+                return self.leaf(b);
             }
         }
         if ply >= MAX_PLY {
-            return evaluate(b);
+            return self.leaf(b);
         }
         let key = b.key();
         let mut first = 0;
@@ -197,7 +225,7 @@ impl Expectimax<'_> {
                     return 0;
                 }
                 let v = if all_empty && no_king_move && !in_check {
-                    0
+                    self.draw(b)
                 } else {
                     v
                 };
@@ -206,7 +234,7 @@ impl Expectimax<'_> {
                     best_move = 0;
                 }
             } else if no_king_move {
-                best = if in_check { -(WIN - ply) } else { 0 };
+                best = if in_check { -(WIN - ply) } else { self.draw(b) };
             }
         }
         self.give(ply, pm);
@@ -407,6 +435,7 @@ pub fn decide(
         plies: (0..=MAX_PLY as usize + 2)
             .map(|_| PlyMoves::default())
             .collect(),
+        root: b.side,
     };
     let exact_all = limits.noise > 0;
     let mut finished: Vec<(Choice, i32)> = Vec::new();
