@@ -133,6 +133,12 @@ impl Thinking {
         self.longest = self.longest.max(took);
     }
 
+    fn merge(&mut self, other: &Thinking) {
+        self.turns += other.turns;
+        self.total += other.total;
+        self.longest = self.longest.max(other.longest);
+    }
+
     /// The mean time of a turn (zero before the first).
     pub fn mean(&self) -> Duration {
         if self.turns == 0 {
@@ -378,11 +384,8 @@ pub fn play_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Totals, Stri
         } else {
             (by_colour[1], by_colour[0])
         };
-        for (total, game) in thought.iter_mut().zip([of_a, of_b]) {
-            total.turns += game.turns;
-            total.total += game.total;
-            total.longest = total.longest.max(game.longest);
-        }
+        thought[0].merge(&of_a);
+        thought[1].merge(&of_b);
         let a_side = if a_white { Side::White } else { Side::Black };
         let (mark, text) = match result {
             Some(GameResult::Win(s)) if s == a_side => {
