@@ -10,7 +10,7 @@ use crate::rules::draughts::{Compact, Move as DraughtsMove, Position as Draughts
 use crate::rules::{AnyGame, AnyMove, Line, Rules};
 
 use super::chess::{ChessGame, Pos as ChessPos};
-use super::dice::board::DiceBoard;
+use super::dice::board::{DMove, DiceBoard};
 use super::dice::expectimax::{decide, Choice, DiceLimits};
 use super::draughts::{DraughtsGame, Pos as DraughtsPos};
 use super::level::{setting, Setting};
@@ -152,7 +152,12 @@ pub fn answer_dice(req: &Request, cancel: &AtomicBool) -> Option<Answer> {
     };
     let mut tt = table_for(&s, req);
     let b = DiceBoard::from_position(pos);
-    let d = decide(&b, req.rolled, &limits, &mut tt, cancel)?;
+    // King moves that lead back to a position of this game (since the last capture).
+    let repeats = |m: DMove| {
+        let mut next = pos.clone();
+        next.play(&m.to_rules()).is_ok() && line.keys().contains(&next.repetition_key())
+    };
+    let d = decide(&b, req.rolled, &limits, &mut tt, cancel, &repeats)?;
     Some(match d.choice {
         Choice::Roll => Answer::Roll,
         Choice::King(m) | Choice::Pawn(m) => Answer::Move(AnyMove::Dice(m.to_rules())),
@@ -200,7 +205,7 @@ pub fn quick_score(game: &AnyGame) -> Option<i32> {
                 noise: 0,
                 seed: 0,
             };
-            decide(&b, None, &l, &mut tt, &cancel).map(|d| d.score)
+            decide(&b, None, &l, &mut tt, &cancel, &|_| false).map(|d| d.score)
         }
     }
 }

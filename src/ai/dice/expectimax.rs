@@ -396,12 +396,18 @@ impl Expectimax<'_> {
 
 /// Searches the root: before the roll (`rolled` None) the king moves against rolling, after it
 /// that face's pawn moves. `None` when there is nothing to choose (the game is over).
+///
+/// `repeats` tells which king moves lead back to a position already seen in this game. Dice
+/// chess has no repetition rule, but going round in circles makes no progress: such a move is
+/// scored at most as a draw, so a side that stands better rolls or walks somewhere new instead
+/// of shuffling its king for ever (a side that stands worse is not pushed away from it).
 pub fn decide(
     b: &DiceBoard,
     rolled: Option<u8>,
     limits: &DiceLimits,
     tt: &mut Tt,
     cancel: &std::sync::atomic::AtomicBool,
+    repeats: &dyn Fn(DMove) -> bool,
 ) -> Option<Decision> {
     let mut options: Vec<Choice> = Vec::new();
     match rolled {
@@ -441,6 +447,15 @@ pub fn decide(
     let mut finished: Vec<(Choice, i32)> = Vec::new();
     let mut best: Option<(Choice, i32, i32)> = None;
     let mut scored: Vec<(Choice, i32)> = options.iter().map(|&c| (c, 0)).collect();
+    // Whether each king move goes back to a position seen before (asked once per move).
+    let mut cyclic: Vec<u32> = Vec::new();
+    for &c in &options {
+        if let Choice::King(m) = c {
+            if repeats(m) {
+                cyclic.push(m.pack());
+            }
+        }
+    }
     if scored.len() == 1 {
         return Some(Decision {
             choice: scored[0].0,
@@ -460,6 +475,10 @@ pub fn decide(
             let a = if exact_all { -INF } else { alpha };
             let c = scored[i].0;
             let v = match c {
+                Choice::King(m) if cyclic.contains(&m.pack()) => {
+                    // Searched in full: its value is only capped, not replaced.
+                    (-x.turn(&b.play(m), depth - 1, -INF, INF, 1)).min(-CONTEMPT)
+                }
                 Choice::King(m) | Choice::Pawn(m) => -x.turn(&b.play(m), depth - 1, -INF, -a, 1),
                 Choice::Roll => {
                     let mut pm = PlyMoves::default();
