@@ -96,3 +96,74 @@ fn the_same_seed_gives_the_same_answer() {
         }
     }
 }
+
+#[test]
+fn a_king_move_back_to_a_seen_position_counts_at_most_as_a_draw() {
+    use takhte::ai::dice::board::DiceBoard;
+    use takhte::ai::dice::expectimax::{decide, Choice, DiceLimits};
+    use takhte::ai::tt::Tt;
+    // White is fifteen pawns up against a lone king; its own king may wander (d1-e1 or c1).
+    let pos = Position::from_text("4k3/8/8/8/8/PPPPPPPP/PPPPPPP1/3K4 w").unwrap();
+    let b = DiceBoard::from_position(&pos);
+    let limits = DiceLimits {
+        depth: 2,
+        nodes: 200_000,
+        time: None,
+        soft_share: 1.0,
+        noise: 0,
+        seed: 0,
+    };
+    let cancel = AtomicBool::new(false);
+    let fresh = decide(
+        &b,
+        None,
+        &limits,
+        &mut Tt::with_megabytes(1),
+        &cancel,
+        &|_| false,
+    )
+    .unwrap();
+    // When every king move goes back to a position already seen, rolling (worth far more than
+    // a draw here) is chosen, and the score stays that of a won position.
+    let cyclic = decide(
+        &b,
+        None,
+        &limits,
+        &mut Tt::with_megabytes(1),
+        &cancel,
+        &|_| true,
+    )
+    .unwrap();
+    assert_eq!(cyclic.choice, Choice::Roll, "{fresh:?} / {cyclic:?}");
+    assert!(cyclic.score > 300, "{cyclic:?}");
+    // In check from a pawn the king can take: taking is best, and rolling risks a face with
+    // no answer. Marked as repeating, the capture is still chosen but valued as a draw.
+    let pos = Position::from_text("4k3/8/8/8/8/PPPPPPPP/PPP1p3/3K4 w").unwrap();
+    let b = DiceBoard::from_position(&pos);
+    let fresh = decide(
+        &b,
+        None,
+        &limits,
+        &mut Tt::with_megabytes(1),
+        &cancel,
+        &|_| false,
+    )
+    .unwrap();
+    let cyclic = decide(
+        &b,
+        None,
+        &limits,
+        &mut Tt::with_megabytes(1),
+        &cancel,
+        &|_| true,
+    )
+    .unwrap();
+    let take = |d: &takhte::ai::dice::expectimax::Decision| match d.choice {
+        Choice::King(m) => m.to_rules() == pos.parse_move("d1e2").unwrap(),
+        _ => false,
+    };
+    assert!(take(&fresh) && fresh.score > 300, "{fresh:?}");
+    assert!(take(&cyclic), "{cyclic:?}");
+    // A draw, seen from the side that wants more than a draw: a little below zero.
+    assert!((-100..=0).contains(&cyclic.score), "{cyclic:?}");
+}
