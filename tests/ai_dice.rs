@@ -114,50 +114,30 @@ fn a_king_move_back_to_a_seen_position_counts_at_most_as_a_draw() {
         seed: 0,
     };
     let cancel = AtomicBool::new(false);
-    let fresh = decide(
-        &b,
-        None,
-        &limits,
-        &mut Tt::with_megabytes(1),
-        &cancel,
-        &|_| false,
-    )
-    .unwrap();
+    // Decides for `b`, with every king move repeating a seen position or none.
+    let run = |b: &DiceBoard, all_repeat: bool| {
+        decide(
+            b,
+            None,
+            &limits,
+            &mut Tt::with_megabytes(1),
+            &cancel,
+            &|_| all_repeat,
+        )
+        .unwrap()
+    };
+    let fresh = run(&b, false);
     // When every king move goes back to a position already seen, rolling (worth far more than
     // a draw here) is chosen, and the score stays that of a won position.
-    let cyclic = decide(
-        &b,
-        None,
-        &limits,
-        &mut Tt::with_megabytes(1),
-        &cancel,
-        &|_| true,
-    )
-    .unwrap();
+    let cyclic = run(&b, true);
     assert_eq!(cyclic.choice, Choice::Roll, "{fresh:?} / {cyclic:?}");
     assert!(cyclic.score > 300, "{cyclic:?}");
     // In check from a pawn the king can take: taking is best, and rolling risks a face with
     // no answer. Marked as repeating, the capture is still chosen but valued as a draw.
     let pos = Position::from_text("4k3/8/8/8/8/PPPPPPPP/PPP1p3/3K4 w").unwrap();
     let b = DiceBoard::from_position(&pos);
-    let fresh = decide(
-        &b,
-        None,
-        &limits,
-        &mut Tt::with_megabytes(1),
-        &cancel,
-        &|_| false,
-    )
-    .unwrap();
-    let cyclic = decide(
-        &b,
-        None,
-        &limits,
-        &mut Tt::with_megabytes(1),
-        &cancel,
-        &|_| true,
-    )
-    .unwrap();
+    let fresh = run(&b, false);
+    let cyclic = run(&b, true);
     let take = |d: &takhte::ai::dice::expectimax::Decision| match d.choice {
         Choice::King(m) => m.to_rules() == pos.parse_move("d1e2").unwrap(),
         _ => false,
