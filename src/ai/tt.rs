@@ -20,6 +20,45 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's result `best` means, given the window `(alpha, beta)` it was searched
+    /// with: at least `best` when it reached `beta`, exactly `best` inside the window, at most
+    /// `best` when nothing beat `alpha`.
+    ///
+    /// ```
+    /// use takhte::ai::tt::Bound;
+    /// assert_eq!(Bound::of(50, 0, 40), Bound::Lower);
+    /// assert_eq!(Bound::of(20, 0, 40), Bound::Exact);
+    /// assert_eq!(Bound::of(0, 0, 40), Bound::Upper);
+    /// ```
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a node searched with the window
+    /// `(alpha, beta)`, so the node can return it at once.
+    ///
+    /// ```
+    /// use takhte::ai::tt::Bound;
+    /// assert!(Bound::Exact.settles(10, 0, 40));
+    /// assert!(Bound::Lower.settles(45, 0, 40) && !Bound::Lower.settles(30, 0, 40));
+    /// assert!(Bound::Upper.settles(-5, 0, 40) && !Bound::Upper.settles(30, 0, 40));
+    /// ```
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// A table entry as read back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {

@@ -184,13 +184,8 @@ impl Expectimax<'_> {
         let mut first = 0;
         if let Some(hit) = self.tt.probe(key) {
             first = hit.mv;
-            if hit.depth >= depth {
-                match hit.bound {
-                    Bound::Exact => return hit.score,
-                    Bound::Lower if hit.score >= beta => return hit.score,
-                    Bound::Upper if hit.score <= alpha => return hit.score,
-                    _ => {}
-                }
+            if hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+                return hit.score;
             }
         }
         let alpha0 = alpha;
@@ -238,14 +233,8 @@ impl Expectimax<'_> {
             }
         }
         self.give(ply, pm);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, best_move, best, depth, bound);
+        self.tt
+            .store(key, best_move, best, depth, Bound::of(best, alpha0, beta));
         best
     }
 
@@ -356,13 +345,8 @@ impl Expectimax<'_> {
         }
         let key = b.key() ^ face_key(face);
         if let Some(hit) = self.tt.probe(key) {
-            if hit.depth >= depth {
-                match hit.bound {
-                    Bound::Exact => return hit.score,
-                    Bound::Lower if hit.score >= beta => return hit.score,
-                    Bound::Upper if hit.score <= alpha => return hit.score,
-                    _ => {}
-                }
+            if hit.depth >= depth && hit.bound.settles(hit.score, alpha, beta) {
+                return hit.score;
             }
         }
         let alpha0 = alpha;
@@ -382,14 +366,8 @@ impl Expectimax<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, best_move, best, depth, bound);
+        self.tt
+            .store(key, best_move, best, depth, Bound::of(best, alpha0, beta));
         best
     }
 }

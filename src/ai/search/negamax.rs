@@ -219,11 +219,8 @@ impl<G: SearchGame> Searcher<'_, G> {
             tt_move = hit.mv;
             if !pv_node && hit.depth >= depth {
                 let s = from_tt(hit.score, ply);
-                match hit.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                if hit.bound.settles(s, alpha, beta) {
+                    return s;
                 }
             }
         }
@@ -330,13 +327,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             // Every move was pruned: the static evaluation stands for this node.
             return static_eval;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt
             .store(key, best_move, to_tt(best, ply), depth, bound);
         best
