@@ -3,7 +3,7 @@
 //! like [`crate::rules::dice::Position`] (a test plays random games through both and compares
 //! the move lists at every turn); the search uses it because it is several times faster.
 
-use crate::rules::dice::{Move, Position};
+use crate::rules::dice::{Move, Position, AROUND, DIAGONAL, ORTHOGONAL};
 use crate::rules::{Rules, Side, Square};
 
 use super::super::zobrist::{dice_key, BLACK_TO_MOVE};
@@ -25,19 +25,6 @@ const fn leaper(steps: &[(i32, i32)]) -> [u64; 64] {
     }
     t
 }
-
-const AROUND: [(i32, i32); 8] = [
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (-1, 0),
-    (1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
-const DIAGONAL: [(i32, i32); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
 
 /// King steps from each square.
 pub static KING_STEPS: [u64; 64] = leaper(&AROUND);

@@ -13,6 +13,7 @@
 //! A side in check at a leaf is not judged here: the search looks one turn further.
 
 use super::board::{DiceBoard, KING_STEPS, PAWN_ATTACKS};
+use crate::rules::dice::{DIAGONAL, ORTHOGONAL};
 
 /// A pawn's value.
 pub const PAWN: i32 = 100;
@@ -66,9 +67,6 @@ fn slide(from: u64, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
     }
     reach
 }
-
-const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 fn knight_jumps(p: u64) -> u64 {
     let mut r = 0;

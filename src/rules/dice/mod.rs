@@ -23,6 +23,8 @@
 //! ```
 
 mod movegen;
+/// The step directions of the die faces, shared with the computer player's board.
+pub(crate) use movegen::{AROUND, DIAGONAL, ORTHOGONAL};
 mod moves;
 mod start_roll;
 mod text;

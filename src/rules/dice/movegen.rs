@@ -14,11 +14,11 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 
 /// Rook directions (face 2).
-const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
+pub(crate) const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
 /// Bishop directions (face 4).
-const DIAGONAL: [(i32, i32); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
+pub(crate) const DIAGONAL: [(i32, i32); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
 /// The eight neighbours: king steps (face 5, king moves) and queen directions (face 6).
-const AROUND: [(i32, i32); 8] = [
+pub(crate) const AROUND: [(i32, i32); 8] = [
     (-1, 1),
     (0, 1),
     (1, 1),
