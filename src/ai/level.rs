@@ -77,7 +77,7 @@ pub fn setting(kind: GameKind, level: u8) -> Setting {
         // search with or without noise scores 50% against another), so the levels step by
         // depth where they can. Games between searching levels are mostly drawn: pawns attack
         // forward only, so a king on the far first rank can never be checked again, and bare
-        // kings are a draw; measured over 20 games, 2-1 65%, 3-2 62.5%, 4-3 52.5%, 5-4 50%.
+        // kings are a draw; measured over 20 games, 2-1 62.5%, 3-2 62.5%, 4-3 50%, 5-4 50%.
         (GameKind::DiceChess, l) => match l {
             1 => fixed(0, 0, 0),
             2 => fixed(1, 50_000, 90),
