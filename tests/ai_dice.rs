@@ -100,12 +100,13 @@ fn the_same_seed_gives_the_same_answer() {
 #[test]
 fn a_king_move_back_to_a_seen_position_counts_at_most_as_a_draw() {
     use takhte::ai::dice::board::DiceBoard;
-    use takhte::ai::dice::expectimax::{decide, Choice, DiceLimits};
+    use takhte::ai::dice::expectimax::{decide, Choice};
+    use takhte::ai::search::Limits;
     use takhte::ai::tt::Tt;
     // White is fifteen pawns up against a lone king; its own king may wander (d1-e1 or c1).
     let pos = Position::from_text("4k3/8/8/8/8/PPPPPPPP/PPPPPPP1/3K4 w").unwrap();
     let b = DiceBoard::from_position(&pos);
-    let limits = DiceLimits {
+    let limits = Limits {
         depth: 2,
         nodes: 200_000,
         time: None,

@@ -11,7 +11,7 @@ use crate::rules::{AnyGame, AnyMove, Line, Rules};
 
 use super::chess::{ChessGame, Pos as ChessPos};
 use super::dice::board::{DMove, DiceBoard};
-use super::dice::expectimax::{decide, Choice, DiceLimits};
+use super::dice::expectimax::{decide, Choice};
 use super::draughts::{DraughtsGame, Pos as DraughtsPos};
 use super::level::{setting, Setting};
 use super::mine::MineGame;
@@ -142,13 +142,10 @@ pub fn answer_dice(req: &Request, cancel: &AtomicBool) -> Option<Answer> {
     }
     let s = setting(req.game.kind(), req.level);
     let l = limits_for(&s, req);
-    let limits = DiceLimits {
+    let limits = Limits {
         depth: if s.timed { 20 } else { s.depth },
-        nodes: l.nodes,
-        time: l.time,
         soft_share: if s.timed { 0.3 } else { l.soft_share },
-        noise: l.noise,
-        seed: l.seed,
+        ..l
     };
     let mut tt = table_for(&s, req);
     let b = DiceBoard::from_position(pos);
@@ -197,13 +194,9 @@ pub fn quick_score(game: &AnyGame) -> Option<i32> {
         }
         AnyGame::Dice(line) => {
             let b = DiceBoard::from_position(line.position());
-            let l = DiceLimits {
-                depth: 1,
+            let l = Limits {
                 nodes: 30_000,
-                time: None,
-                soft_share: 1.0,
-                noise: 0,
-                seed: 0,
+                ..Limits::depth(1)
             };
             decide(&b, None, &l, &mut tt, &cancel, &|_| false).map(|d| d.score)
         }

@@ -13,12 +13,11 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use std::time::Duration;
-
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::super::budget::Budget;
+use super::super::search::Limits;
 use super::super::tt::{Bound, Tt};
 use super::super::zobrist::splitmix;
 use super::board::{DMove, DiceBoard};
@@ -28,23 +27,6 @@ use super::eval::evaluate;
 pub const WIN: i32 = 10_000;
 const INF: i32 = WIN + 1;
 const MAX_PLY: i32 = 60;
-
-/// Limits of a dice-chess search.
-#[derive(Clone, Debug)]
-pub struct DiceLimits {
-    /// Turns to look ahead.
-    pub depth: i32,
-    /// Node budget.
-    pub nodes: u64,
-    /// Time budget.
-    pub time: Option<Duration>,
-    /// No new iteration after this share of the time.
-    pub soft_share: f64,
-    /// Noise on the final choice, as in [`crate::ai::search::Limits::noise`].
-    pub noise: i32,
-    /// Noise seed.
-    pub seed: u64,
-}
 
 /// What to do at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -375,6 +357,8 @@ impl Expectimax<'_> {
 /// Searches the root: before the roll (`rolled` None) the king moves against rolling, after it
 /// that face's pawn moves. `None` when there is nothing to choose (the game is over).
 ///
+/// `limits.depth` counts turns here, not plies.
+///
 /// `repeats` tells which king moves lead back to a position already seen in this game. Dice
 /// chess has no repetition rule, but going round in circles makes no progress: such a move is
 /// scored at most as a draw, so a side that stands better rolls or walks somewhere new instead
@@ -382,7 +366,7 @@ impl Expectimax<'_> {
 pub fn decide(
     b: &DiceBoard,
     rolled: Option<u8>,
-    limits: &DiceLimits,
+    limits: &Limits,
     tt: &mut Tt,
     cancel: &std::sync::atomic::AtomicBool,
     repeats: &dyn Fn(DMove) -> bool,
