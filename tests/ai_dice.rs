@@ -148,3 +148,59 @@ fn a_king_move_back_to_a_seen_position_counts_at_most_as_a_draw() {
     // A draw, seen from the side that wants more than a draw: a little below zero.
     assert!((-100..=0).contains(&cyclic.score), "{cyclic:?}");
 }
+
+#[test]
+fn a_king_and_one_pawn_against_a_lone_king_is_scored_as_a_draw() {
+    use takhte::ai::dice::board::DiceBoard;
+    use takhte::ai::dice::expectimax::decide;
+    use takhte::ai::search::Limits;
+    use takhte::ai::tt::Tt;
+    let board = |text: &str| DiceBoard::from_position(&Position::from_text(text).unwrap());
+    // One pawn, either side's, against a lone king: no mate is possible.
+    for text in [
+        "4k3/8/8/8/8/8/P7/3K4 w",
+        "4k3/7p/8/8/8/8/8/3K4 b",
+        "4k3/8/8/8/8/8/8/3K4 w",
+    ] {
+        assert!(board(text).dead_draw(), "{text}");
+    }
+    // Two pawns can mate a cornered king (the rules agree: king g6, pawns g7 and h7 against
+    // the king on h8), and one pawn each is not settled either.
+    let mate = Position::from_text("7k/6PP/6K1/8/8/8/8/8 b").unwrap();
+    assert!(
+        matches!(mate.outcome(), Some(o) if o.reason == takhte::rules::EndReason::Checkmate),
+        "{:?}",
+        mate.outcome()
+    );
+    for text in ["4k3/8/8/8/8/8/PP6/3K4 w", "4k3/7p/8/8/8/8/P7/3K4 w"] {
+        assert!(!board(text).dead_draw(), "{text}");
+    }
+    let limits = Limits {
+        depth: 3,
+        nodes: 300_000,
+        time: None,
+        soft_share: 1.0,
+        noise: 0,
+        seed: 0,
+    };
+    let cancel = AtomicBool::new(false);
+    let score = |text: &str| {
+        decide(
+            &board(text),
+            None,
+            &limits,
+            &mut Tt::with_megabytes(1),
+            &cancel,
+            &|_| false,
+        )
+        .unwrap()
+        .score
+    };
+    // White's lone pawn is safe and far from the black king: the evaluation alone would call
+    // White a pawn up, but the search knows it is a draw (worth a little less than nothing to
+    // the side that searches, as every draw is). With a second pawn White stands better.
+    let one = score("7k/8/8/8/8/8/P7/3K4 w");
+    assert!((-60..=0).contains(&one), "{one}");
+    let two = score("7k/8/8/8/8/8/PP6/3K4 w");
+    assert!(two > 100, "{two}");
+}

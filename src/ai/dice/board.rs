@@ -156,6 +156,19 @@ impl DiceBoard {
         self.pawns[0] | self.pawns[1] == 0
     }
 
+    /// Whether neither side can ever win: one side has no pawns and the other at most one.
+    ///
+    /// A king with one pawn cannot mate a lone king. A mate needs the lone king in check from a
+    /// pawn with every square around it covered; the kings never stand side by side, so the
+    /// attacking king cannot cover both squares beside a cornered king, nor both squares beside
+    /// a king on an edge along that edge, and the checking pawn covers neither. The lone
+    /// king cannot give check at all. (The rules still play such a game on; the search scores
+    /// it as the draw it is.)
+    pub fn dead_draw(&self) -> bool {
+        let (w, b) = (self.pawns[0].count_ones(), self.pawns[1].count_ones());
+        w.min(b) == 0 && w.max(b) <= 1
+    }
+
     /// The king's legal moves, appended to `out`.
     pub fn king_moves(&self, out: &mut Vec<DMove>) {
         let us = self.side;

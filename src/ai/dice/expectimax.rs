@@ -143,7 +143,7 @@ impl Expectimax<'_> {
         if self.budget.tick() {
             return 0;
         }
-        if b.only_kings() {
+        if b.dead_draw() {
             return self.draw(b);
         }
         let in_check = b.in_check();
@@ -460,6 +460,14 @@ pub fn decide(
             }
         }
         if !complete {
+            // An iteration cut short still counts when it searched the previous best move
+            // (always searched first) in full: any move that beat it is exact and better. With
+            // noise, the choice is made from the last complete iteration's scores instead.
+            if !exact_all {
+                if let Some((c, v)) = iter_best {
+                    best = Some((c, v, depth));
+                }
+            }
             break;
         }
         if let Some((c, v)) = iter_best {
