@@ -10,7 +10,8 @@
 //! Everything random is seeded from `--seed` and the game number: the opening (chess: one of a
 //! list of common openings, the same for both games of a pair; draughts: two random plies),
 //! the dice chess start roll and die rolls, the minesweeper mines (one layout per pair) and the
-//! levels' noise. A game that reaches the ply limit is a draw.
+//! levels' noise. A game that reaches the ply limit is a draw, and so is a dice chess game that
+//! comes down to a king and at most one pawn against a lone king (neither side can mate).
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -280,6 +281,18 @@ struct Played {
     last: String,
 }
 
+/// Whether the match ends `game` as a draw that the rules would play on: dice chess with a
+/// king and at most one pawn against a lone king, where neither side can ever mate
+/// ([`super::dice::board::DiceBoard::dead_draw`]). It saves playing on to the ply limit.
+fn dead_draw(game: &AnyGame) -> bool {
+    match game {
+        AnyGame::Dice(line) => {
+            super::dice::board::DiceBoard::from_position(line.position()).dead_draw()
+        }
+        _ => false,
+    }
+}
+
 /// Plays one game; the result for White, the reason and the number of plies.
 fn play_game(
     cfg: &MatchConfig,
@@ -302,6 +315,15 @@ fn play_game(
             return Ok(Played {
                 result: Some(o.result),
                 reason: o.reason.as_str().to_string(),
+                plies,
+                last: game.to_text(),
+                moves: uci_moves,
+            });
+        }
+        if dead_draw(&game) {
+            return Ok(Played {
+                result: Some(GameResult::Draw),
+                reason: "dead-draw".to_string(),
                 plies,
                 last: game.to_text(),
                 moves: uci_moves,
@@ -443,4 +465,20 @@ pub fn play_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Totals, Stri
         as_white.losses,
     );
     Ok(totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn a_king_and_one_pawn_against_a_lone_king_ends_a_match_game() {
+        let dice = |text: &str| AnyGame::Dice(Line::new(DicePosition::from_text(text).unwrap()));
+        assert!(dead_draw(&dice("4k3/8/8/8/8/8/P7/3K4 b")));
+        assert!(dead_draw(&dice("4k3/8/8/8/8/8/8/3K4 w")));
+        assert!(!dead_draw(&dice("4k3/8/8/8/8/8/PP6/3K4 b")));
+        assert!(!dead_draw(&dice("4k3/p7/8/8/8/8/P7/3K4 w")));
+        assert!(!dead_draw(&start_game(GameKind::Chess, 1, 0).0));
+    }
 }
