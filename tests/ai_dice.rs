@@ -107,12 +107,8 @@ fn a_king_move_back_to_a_seen_position_counts_at_most_as_a_draw() {
     let pos = Position::from_text("4k3/8/8/8/8/PPPPPPPP/PPPPPPP1/3K4 w").unwrap();
     let b = DiceBoard::from_position(&pos);
     let limits = Limits {
-        depth: 2,
         nodes: 200_000,
-        time: None,
-        soft_share: 1.0,
-        noise: 0,
-        seed: 0,
+        ..Limits::depth(2)
     };
     let cancel = AtomicBool::new(false);
     // Decides for `b`, with every king move repeating a seen position or none.
@@ -176,12 +172,8 @@ fn a_king_and_one_pawn_against_a_lone_king_is_scored_as_a_draw() {
         assert!(!board(text).dead_draw(), "{text}");
     }
     let limits = Limits {
-        depth: 3,
         nodes: 300_000,
-        time: None,
-        soft_share: 1.0,
-        noise: 0,
-        seed: 0,
+        ..Limits::depth(3)
     };
     let cancel = AtomicBool::new(false);
     let score = |text: &str| {
