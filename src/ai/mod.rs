@@ -88,8 +88,15 @@ impl Engine for Standard {
 
     /// The computer is taken to be the side not to move (the player offers on their own turn).
     /// It accepts when a quick search finds it worse by at least 60 centipawns (0.6 of a pawn,
-    /// a draughts man or a dice-chess pawn), at every level.
+    /// a draughts man or a dice-chess pawn), at every level, and always in a dice chess game
+    /// that neither side can win any more (a king and at most one pawn against a lone king,
+    /// [`dice::board::DiceBoard::dead_draw`]), which the rules would otherwise play on for ever.
     fn accepts_draw(&self, game: &AnyGame, _level: u8) -> bool {
+        if let AnyGame::Dice(line) = game {
+            if dice::board::DiceBoard::from_position(line.position()).dead_draw() {
+                return true;
+            }
+        }
         match play::quick_score(game) {
             Some(score) => score >= 60,
             None => false,
