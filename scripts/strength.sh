@@ -13,8 +13,12 @@
 #
 # Every score line is "W wins, D draws, L losses" for the first player named; below it, each
 # player's thinking time a turn (mean and longest).
+# Dice chess games that stop changing (no piece taken for DICE_IDLE_PLIES plies, default 100:
+# mostly a lone king on the one rank where no pawn can ever check it) are scored as draws
+# instead of running on to the 400-ply limit.
 # Knobs (environment): SF_GAMES (20), MOVETIME (1000), LADDER_GAMES (20), LADDER_MOVETIME (1000),
-# SEED (1), ELOS ("1400 1700 2000"), SKIP_STOCKFISH=1, SKIP_LADDERS=1, SKIP_CHESS_LADDER=1.
+# SEED (1), ELOS ("1400 1700 2000"), DICE_IDLE_PLIES (100), SKIP_STOCKFISH=1, SKIP_LADDERS=1,
+# SKIP_CHESS_LADDER=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +28,7 @@ LADDER_GAMES=${LADDER_GAMES:-20}
 LADDER_MOVETIME=${LADDER_MOVETIME:-1000}
 SEED=${SEED:-1}
 ELOS=${ELOS:-"1400 1700 2000"}
+DICE_IDLE_PLIES=${DICE_IDLE_PLIES:-100}
 
 cargo build --release --quiet
 BIN="${CARGO_TARGET_DIR:-target}/release/takhte"
@@ -60,16 +65,16 @@ if [ -z "${SKIP_LADDERS:-}" ]; then
     fi
     for game in $games; do
         echo "== $game ladder: $LADDER_GAMES games a pair, level 6 at ${LADDER_MOVETIME} ms a move"
+        case "$game" in
+            dice-chess) baseline=1 extra=(--idle-plies "$DICE_IDLE_PLIES") ;;
+            *) baseline=greedy extra=() ;;
+        esac
         for pair in "2 1" "3 2" "4 3" "5 4" "6 5"; do
             set -- $pair
             score "$game" --white "$1" --black "$2" --games "$LADDER_GAMES" --seed "$SEED" \
-                --movetime "$LADDER_MOVETIME"
+                --movetime "$LADDER_MOVETIME" "${extra[@]}"
         done
-        case "$game" in
-            dice-chess) baseline=1 ;;
-            *) baseline=greedy ;;
-        esac
         score "$game" --white 6 --black "$baseline" --games "$LADDER_GAMES" --seed "$SEED" \
-            --movetime "$LADDER_MOVETIME"
+            --movetime "$LADDER_MOVETIME" "${extra[@]}"
     done
 fi

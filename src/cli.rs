@@ -33,11 +33,14 @@ usage:
   takhte uci
       the chess AI as a UCI engine on standard input and output (setoption name Level value 1-6)
   takhte match GAME --white A --black B --games N --seed S [--movetime MS] [--fixed-colours]
-               [--max-plies N] [--uci-option NAME=VALUE]... [--moves]
+               [--max-plies N] [--idle-plies N] [--start FILE] [--uci-option NAME=VALUE]...
+               [--moves]
       play N games between A and B: a level 1-6, greedy, random, or for chess uci:PROGRAM
       (another UCI engine, e.g. uci:stockfish); colours alternate unless --fixed-colours;
       prints each game, the thinking time of each player (turns, mean, longest), then wins,
-      draws and losses counted for A (--white); --moves adds each game's moves and last position
+      draws and losses counted for A (--white); --moves adds each game's moves and last position;
+      --start FILE plays each pair of games from the next position text of FILE (one a line);
+      --idle-plies N scores a game as a draw once no piece has left the board for N plies
   takhte help
       this text
 
@@ -376,6 +379,8 @@ fn play_match(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
         uci_options: Vec::new(),
         max_plies: 400,
         show_moves: false,
+        starts: Vec::new(),
+        idle_plies: None,
     };
     let (mut white, mut black, mut games, mut seed) = (false, false, false, false);
     let mut i = 1;
@@ -424,6 +429,20 @@ fn play_match(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
             }
             "--movetime" => cfg.movetime_ms = number("--movetime")?.max(1),
             "--max-plies" => cfg.max_plies = number("--max-plies")?.max(1) as usize,
+            "--idle-plies" => cfg.idle_plies = Some(number("--idle-plies")?.max(1) as usize),
+            "--start" => {
+                let text = std::fs::read_to_string(value)
+                    .map_err(|e| Usage(format!("match: --start '{value}': {e}")))?;
+                cfg.starts = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(str::to_string)
+                    .collect();
+                if cfg.starts.is_empty() {
+                    return usage(format!("match: --start '{value}' holds no position"));
+                }
+            }
             "--uci-option" => match value.split_once('=') {
                 Some((n, v)) if !n.is_empty() => {
                     cfg.uci_options.push((n.to_string(), v.to_string()))

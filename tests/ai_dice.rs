@@ -8,12 +8,16 @@ use takhte::rules::dice::{Move, Position};
 use takhte::rules::{AnyGame, AnyMove, Line, Rules, Square};
 
 fn ask(text: &str, level: u8, rolled: Option<u8>) -> Option<Answer> {
+    ask_with_time(text, level, rolled, 300)
+}
+
+fn ask_with_time(text: &str, level: u8, rolled: Option<u8>, movetime_ms: u64) -> Option<Answer> {
     let req = Request {
         game: AnyGame::Dice(Line::new(Position::from_text(text).unwrap())),
         level,
         seed: 3,
         rolled,
-        movetime_ms: 300,
+        movetime_ms,
     };
     think(&req, &AtomicBool::new(false))
 }
@@ -85,12 +89,15 @@ fn an_empty_roll_is_a_pass() {
 
 #[test]
 fn the_same_seed_gives_the_same_answer() {
+    // Levels 1-5 stop on their node budgets; the time budget is only their safety net (four
+    // times the move time), so it is made long enough here that a loaded test machine does
+    // not cut a search short (levels 4 and 5 search up to two million nodes).
     let text = "ppppkppp/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/PPPKPPPP w";
     for level in 1..=5 {
         for rolled in [None, Some(3), Some(6)] {
             assert_eq!(
-                ask(text, level, rolled),
-                ask(text, level, rolled),
+                ask_with_time(text, level, rolled, 10_000),
+                ask_with_time(text, level, rolled, 10_000),
                 "level {level}"
             );
         }
@@ -195,4 +202,91 @@ fn a_king_and_one_pawn_against_a_lone_king_is_scored_as_a_draw() {
     assert!((-60..=0).contains(&one), "{one}");
     let two = score("7k/8/8/8/8/8/PP6/3K4 w");
     assert!(two > 100, "{two}");
+}
+
+#[test]
+fn the_computer_accepts_a_draw_when_nobody_can_win_any_more() {
+    use takhte::ai::{Engine, Standard};
+    let game = |text: &str| AnyGame::Dice(Line::new(Position::from_text(text).unwrap()));
+    // The player (White, to move) offers. A king and one pawn cannot mate a lone king, whoever
+    // has the pawn: the computer agrees (before, its search called the draw a little worse
+    // than nothing for itself and refused, and the game could only go on for ever).
+    for level in [2, 6] {
+        assert!(Standard.accepts_draw(&game("4k3/7p/8/8/8/8/8/3K4 w"), level));
+        assert!(Standard.accepts_draw(&game("4k3/8/8/8/8/8/P7/3K4 w"), level));
+    }
+    // Two pawns against the player's lone king: the computer plays on.
+    assert!(!Standard.accepts_draw(&game("4k3/pp6/8/8/8/8/8/3K4 w"), 3));
+}
+
+#[test]
+fn a_match_plays_from_given_positions_and_scores_idle_games_as_draws() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("starts.txt");
+    // The lone black king needs six moves to reach the white pawns: nothing can leave the
+    // board in the first ten plies.
+    let start = "k7/8/8/8/8/8/6PP/6K1 w";
+    std::fs::write(&file, format!("# K+2P against a far lone king\n{start}\n")).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "dice-chess",
+            "--white",
+            "3",
+            "--black",
+            "2",
+            "--games",
+            "2",
+            "--seed",
+            "4",
+            "--moves",
+            "--start",
+            file.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_takhte"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["--idle-plies", "10"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    for g in &games {
+        assert!(g.contains("1/2-1/2 idle in 10 plies"), "{g}");
+    }
+    // Each game's moves are legal from the given start, one after another.
+    for moves in text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("moves: "))
+    {
+        let mut line = Line::new(Position::from_text(start).unwrap());
+        for m in moves.split_whitespace() {
+            let mv = line.position().parse_move(m).unwrap();
+            line.play(&mv)
+                .unwrap_or_else(|e| panic!("{m} in {moves}: {e}"));
+        }
+        assert_eq!(
+            line.position()
+                .pawn_squares(takhte::rules::Side::White)
+                .len(),
+            2
+        );
+    }
+    // Without --idle-plies the same games go on past ten plies.
+    let o = run(&[]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(!text.contains(" idle "), "{text}");
+    // A start position that cannot be read is a one-line error.
+    std::fs::write(&file, "8/8/8/8/8/8/8/8 w\n").unwrap();
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("start position") && err.lines().count() == 1,
+        "{err}"
+    );
 }

@@ -12,6 +12,12 @@
 //! the dice chess start roll and die rolls, the minesweeper mines (one layout per pair) and the
 //! levels' noise. A game that reaches the ply limit is a draw, and so is a dice chess game that
 //! comes down to a king and at most one pawn against a lone king (neither side can mate).
+//!
+//! `--start FILE` plays from given positions instead (one position text a line, each pair of
+//! games takes the next line), for instance endgames, to see whether a level converts them.
+//! `--idle-plies N` scores a game as a draw once no piece has left the board for N plies
+//! (an adjudication for measuring: dice chess and minesweeper chess have no 50-move rule, and
+//! their dead-drawn endgames would otherwise run to the ply limit).
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -91,6 +97,10 @@ pub struct MatchConfig {
     pub max_plies: usize,
     /// Whether the report lists each game's moves and its last position.
     pub show_moves: bool,
+    /// Start positions (position texts); empty for the usual starts.
+    pub starts: Vec<String>,
+    /// Plies without a piece leaving the board after which a game is scored a draw.
+    pub idle_plies: Option<usize>,
 }
 
 /// The totals, for player A.
@@ -194,6 +204,28 @@ fn make_player(spec: &PlayerSpec, options: &[(String, String)]) -> Result<Player
     })
 }
 
+/// The start of pair `pair` when the match has start positions: the position, and the start
+/// of the position command for external engines.
+fn given_start(cfg: &MatchConfig, pair: u64) -> Result<Option<(AnyGame, String)>, String> {
+    if cfg.starts.is_empty() {
+        return Ok(None);
+    }
+    let text = &cfg.starts[pair as usize % cfg.starts.len()];
+    let game =
+        AnyGame::from_text(cfg.kind, text).map_err(|e| format!("start position '{text}': {e}"))?;
+    if game.outcome().is_some() {
+        return Err(format!("start position '{text}': the game is already over"));
+    }
+    Ok(Some((game, format!("fen {text}"))))
+}
+
+/// The number of pieces on the board of a position text (the letters of its first field).
+fn pieces(game: &AnyGame) -> usize {
+    let text = game.to_text();
+    let board = text.split_whitespace().next().unwrap_or("");
+    board.chars().filter(|c| c.is_ascii_alphabetic()).count()
+}
+
 /// The start of game `i`: the position, the moves already played (UCI text, for external
 /// engines) and the die-roll generator.
 fn start_game(kind: GameKind, seed: u64, pair: u64) -> (AnyGame, Vec<String>) {
@@ -243,6 +275,7 @@ fn ask(
     rolled: Option<u8>,
     seed: u64,
     movetime_ms: u64,
+    uci_start: &str,
     uci_moves: &[String],
 ) -> Result<Option<Answer>, String> {
     Ok(match player {
@@ -258,7 +291,7 @@ fn ask(
         }
         Player::Baseline(b) => baseline::answer(*b, game, rolled, seed),
         Player::Uci(e) => {
-            let text = e.best_move("startpos", uci_moves, movetime_ms)?;
+            let text = e.best_move(uci_start, uci_moves, movetime_ms)?;
             Some(Answer::Move(
                 game.parse_move(&text)
                     .map_err(|err| format!("{}: {text}: {err}", e.name()))?,
@@ -302,7 +335,14 @@ fn play_game(
     thinking: &mut [Thinking; 2],
 ) -> Result<Played, String> {
     let pair = if cfg.alternate { i / 2 } else { i } as u64;
-    let (mut game, mut uci_moves) = start_game(cfg.kind, cfg.seed, pair);
+    let (mut game, mut uci_moves, uci_start) = match given_start(cfg, pair)? {
+        Some((game, start)) => (game, Vec::new(), start),
+        None => {
+            let (game, moves) = start_game(cfg.kind, cfg.seed, pair);
+            (game, moves, "startpos".to_string())
+        }
+    };
+    let (mut on_board, mut last_change) = (pieces(&game), 0);
     for p in [&mut *white, &mut *black] {
         if let Player::Uci(e) = p {
             e.new_game()?;
@@ -320,10 +360,15 @@ fn play_game(
                 moves: uci_moves,
             });
         }
-        if dead_draw(&game) {
+        let now_on_board = pieces(&game);
+        if now_on_board != on_board {
+            (on_board, last_change) = (now_on_board, plies);
+        }
+        let idle = cfg.idle_plies.is_some_and(|n| plies - last_change >= n);
+        if dead_draw(&game) || idle {
             return Ok(Played {
                 result: Some(GameResult::Draw),
-                reason: "dead-draw".to_string(),
+                reason: if idle { "idle" } else { "dead-draw" }.to_string(),
                 plies,
                 last: game.to_text(),
                 moves: uci_moves,
@@ -337,7 +382,15 @@ fn play_game(
             &mut *black
         };
         let asked = Instant::now();
-        let mut answer = ask(player, &game, None, seed, cfg.movetime_ms, &uci_moves)?;
+        let mut answer = ask(
+            player,
+            &game,
+            None,
+            seed,
+            cfg.movetime_ms,
+            &uci_start,
+            &uci_moves,
+        )?;
         if answer == Some(Answer::Roll) {
             let face = dice.gen_range(1..=6u8);
             answer = ask(
@@ -346,6 +399,7 @@ fn play_game(
                 Some(face),
                 seed ^ 1,
                 cfg.movetime_ms,
+                &uci_start,
                 &uci_moves,
             )?;
         }
