@@ -290,3 +290,27 @@ fn a_match_plays_from_given_positions_and_scores_idle_games_as_draws() {
         "{err}"
     );
 }
+
+#[test]
+fn a_mate_on_the_rolled_face_is_played() {
+    // Face 5: c6-b7 checks the cornered king, whose three squares are covered (a7 by the pawn
+    // on b6, b8 by the king, b7 is the checker, guarded by the king) and Black has no pawn to
+    // roll with: mate. b6-b7 gives check too, but frees a7. Every searching level sees it.
+    let text = "k7/2K5/1PP5/8/8/8/8/8 w";
+    let pos = Position::from_text(text).unwrap();
+    let mate = pos.parse_move("5:c6b7").unwrap();
+    for level in 2..=6 {
+        assert_eq!(
+            ask(text, level, Some(5)),
+            Some(Answer::Move(AnyMove::Dice(mate.clone()))),
+            "level {level}"
+        );
+    }
+    let mut after = pos.clone();
+    after.play(&mate).unwrap();
+    assert!(
+        matches!(after.outcome(), Some(o) if o.reason == takhte::rules::EndReason::Checkmate),
+        "{:?}",
+        after.outcome()
+    );
+}
