@@ -14,7 +14,7 @@
 //! It answers why dice chess between two searching levels is nearly always drawn (see
 //! `src/ai/level.rs`): even perfect play almost never wins this ending.
 
-use takhte::ai::dice::board::{DMove, DiceBoard};
+use takhte::ai::dice::board::{DMove, DiceBoard, KING_STEPS};
 use takhte::rules::Rules;
 
 /// Position index: White king (files a–d only: the rules are symmetric under a↔h), Black king,
@@ -49,10 +49,6 @@ fn key(b: &DiceBoard) -> u32 {
 const DRAWN: u32 = u32::MAX;
 const MATED: u32 = u32::MAX - 1;
 
-fn near(a: u8, b: u8) -> bool {
-    (a % 8).abs_diff(b % 8) <= 1 && (a / 8).abs_diff(b / 8) <= 1
-}
-
 /// The successor lists: for each White-to-move state its king moves, then for each face its
 /// pawn moves (each list led by its length); for each Black-to-move state its king moves.
 struct Graph {
@@ -71,7 +67,8 @@ fn build() -> Graph {
     };
     let mut moves: Vec<DMove> = Vec::new();
     for wk in (0..64u8).filter(|s| s % 8 < 4) {
-        for bk in (0..64u8).filter(|&s| s != wk && !near(s, wk)) {
+        // Kings never stand side by side.
+        for bk in (0..64u8).filter(|&s| s != wk && KING_STEPS[wk as usize] & 1 << s == 0) {
             for p1 in (0..64u8).filter(|&s| s != wk && s != bk) {
                 for p2 in (p1 + 1..64u8).filter(|&s| s != wk && s != bk) {
                     let i = index(wk, bk, p1, p2) as u32;

@@ -342,7 +342,9 @@ fn play_game(
             (game, moves, "startpos".to_string())
         }
     };
-    let (mut on_board, mut last_change) = (pieces(&game), 0);
+    // Only counted when the match adjudicates idle games (it writes the position text).
+    let count = |game: &AnyGame| cfg.idle_plies.map_or(0, |_| pieces(game));
+    let (mut on_board, mut last_change) = (count(&game), 0);
     for p in [&mut *white, &mut *black] {
         if let Player::Uci(e) = p {
             e.new_game()?;
@@ -360,7 +362,7 @@ fn play_game(
                 moves: uci_moves,
             });
         }
-        let now_on_board = pieces(&game);
+        let now_on_board = count(&game);
         if now_on_board != on_board {
             (on_board, last_change) = (now_on_board, plies);
         }
