@@ -6,14 +6,12 @@
 
 #![warn(missing_docs)]
 
-pub mod ai;
 pub mod android;
 pub mod cli;
-pub mod game;
 pub mod i18n;
-pub mod rules;
-pub mod store;
 pub mod ui;
+
+pub use takhte_core::{ai, game, rules, store};
 
 /// The Android entry point: the same app as `main.rs`, on Slint's Android backend, with the
 /// data in the app's internal folder and the game saved when Android pauses or stops the app.

@@ -598,6 +598,7 @@ impl AppState {
                 &[("n", self.i18n.number(rec.mode.level.unwrap_or(1)))],
             ),
             crate::store::Opponent::PassAndPlay => self.tr("saved-two-players"),
+            crate::store::Opponent::Online => self.tr("saved-online"),
         }
     }
 
@@ -774,7 +775,7 @@ impl AppState {
                         .tr_args("level-n", &[("n", self.i18n.number(level))])
                 )
             }
-            Opponent::PassAndPlay => self.game_name(kind),
+            Opponent::PassAndPlay | Opponent::Online { .. } => self.game_name(kind),
         };
         app.set_title(title.into());
         app.set_status(self.i18n.status(&view.status).into());
@@ -863,6 +864,8 @@ impl AppState {
                     self.tr("result-you-win")
                 }
                 (Opponent::Computer { .. }, Some(_)) => self.tr("result-you-lose"),
+                (Opponent::Online { me }, Some(w)) if w == me => self.tr("result-you-win"),
+                (Opponent::Online { .. }, Some(_)) => self.tr("result-you-lose"),
                 (Opponent::PassAndPlay, Some(w)) => self.tr(&format!(
                     "result-{}",
                     side_key(w).trim_start_matches("side-")
