@@ -205,6 +205,28 @@ pub struct Actor {
     pub name: String,
 }
 
+/// When a request is applied, and what the hub knows beside the game.
+#[derive(Clone, Copy, Debug)]
+pub struct Context {
+    /// Now, in milliseconds since the Unix epoch.
+    pub now_ms: u64,
+    /// How long the actor's opponent has been gone.
+    pub opponent_away_ms: u64,
+    /// How long an opponent must be gone before the win can be claimed.
+    pub claim_after_ms: u64,
+}
+
+impl Context {
+    /// A context at `now_ms` with the opponent here and the standard claim time.
+    pub fn at(now_ms: u64) -> Context {
+        Context {
+            now_ms,
+            opponent_away_ms: 0,
+            claim_after_ms: CLAIM_AFTER_MS,
+        }
+    }
+}
+
 /// What applying a request produced beyond events.
 #[derive(Debug, Default)]
 pub struct Effects {
@@ -402,23 +424,22 @@ impl Live {
         }
     }
 
-    /// Applies a request by `actor` at `now_ms`. `opponent_away_ms` is how long the actor's
-    /// opponent has been gone (for a claim). On success the record has changed (its `seq`
+    /// Applies a request by `actor` in `ctx` (the time, and how long the opponent has been
+    /// gone, for a claim). On success the record has changed (its `seq`
     /// counts the events) and the events are returned; a refusal changes nothing.
     pub fn apply(
         &mut self,
         actor: &Actor,
         cmd: Command,
-        now_ms: u64,
-        opponent_away_ms: u64,
+        ctx: &Context,
         rng: &mut impl Rng,
     ) -> Result<(Vec<GameEvent>, Effects), Refusal> {
         let mut next = self.clone();
         let mut effects = Effects::default();
-        let events = next.apply_inner(actor, cmd, now_ms, opponent_away_ms, rng, &mut effects)?;
+        let events = next.apply_inner(actor, cmd, ctx, rng, &mut effects)?;
         if !events.is_empty() {
             next.rec.seq += events.len() as u64;
-            next.rec.updated_ms = now_ms;
+            next.rec.updated_ms = ctx.now_ms;
         }
         *self = next;
         Ok((events, effects))
@@ -478,11 +499,11 @@ impl Live {
         &mut self,
         actor: &Actor,
         cmd: Command,
-        now_ms: u64,
-        opponent_away_ms: u64,
+        ctx: &Context,
         rng: &mut impl Rng,
         effects: &mut Effects,
     ) -> Result<Vec<GameEvent>, Refusal> {
+        let now_ms = ctx.now_ms;
         let seat = self.rec.seat_of(&actor.token_hash);
         if cmd == Command::Join {
             return self.join(actor, seat);
@@ -577,13 +598,13 @@ impl Live {
                 _ => refuse(ErrorCode::NoDrawOffer, "there is no draw offer to answer"),
             },
             Command::ClaimWin => {
-                if opponent_away_ms < CLAIM_AFTER_MS {
+                if ctx.opponent_away_ms < ctx.claim_after_ms {
                     return refuse(
                         ErrorCode::CannotClaim,
                         format!(
                             "the opponent has been gone {} s; a claim needs {} s",
-                            opponent_away_ms / 1000,
-                            CLAIM_AFTER_MS / 1000
+                            ctx.opponent_away_ms / 1000,
+                            ctx.claim_after_ms / 1000
                         ),
                     );
                 }
@@ -894,7 +915,7 @@ mod tests {
             position: None,
         };
         let mut g = Live::create("ABCDEF".into(), settings, &actor(1), 0, &mut rng).unwrap();
-        g.apply(&actor(2), Command::Join, 0, 0, &mut rng).unwrap();
+        g.apply(&actor(2), Command::Join, &Context::at(0), &mut rng).unwrap();
         (g, rng)
     }
 
@@ -914,7 +935,7 @@ mod tests {
             (actor(3), Command::Join, ErrorCode::GameFull),
         ];
         for (who, cmd, code) in cases {
-            let err = g.apply(&who, cmd.clone(), 10, 0, &mut rng).unwrap_err();
+            let err = g.apply(&who, cmd.clone(), &Context::at(10), &mut rng).unwrap_err();
             assert_eq!(err.code, code, "{cmd:?}");
             assert_eq!(g.rec, before, "{cmd:?} changed the game");
         }
@@ -923,9 +944,9 @@ mod tests {
     #[test]
     fn a_move_sent_twice_is_played_once() {
         let (mut g, mut rng) = started(GameKind::Chess, None);
-        let (ev, _) = g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, 5, 0, &mut rng).unwrap();
+        let (ev, _) = g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, &Context::at(5), &mut rng).unwrap();
         assert_eq!(ev.len(), 1);
-        let (ev, _) = g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, 6, 0, &mut rng).unwrap();
+        let (ev, _) = g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, &Context::at(6), &mut rng).unwrap();
         assert!(ev.is_empty());
         assert_eq!(g.rec.moves, ["e2e4"]);
     }
@@ -937,15 +958,15 @@ mod tests {
         let who = if first == Side::White { actor(1) } else { actor(2) };
         // A pawn move without a roll, with a made-up face.
         let pawn = if first == Side::White { "1:a2a3" } else { "1:a7a6" };
-        let err = g.apply(&who, Command::Move { ply: 0, mv: pawn.into() }, 1, 0, &mut rng).unwrap_err();
+        let err = g.apply(&who, Command::Move { ply: 0, mv: pawn.into() }, &Context::at(1), &mut rng).unwrap_err();
         assert_eq!(err.code, ErrorCode::ForgedDie);
-        let (ev, _) = g.apply(&who, Command::Roll { ply: 0 }, 1, 0, &mut rng).unwrap();
+        let (ev, _) = g.apply(&who, Command::Roll { ply: 0 }, &Context::at(1), &mut rng).unwrap();
         let GameEvent::Rolled { face, .. } = ev[0] else { panic!("{ev:?}") };
         let wrong = if face == 1 { 2 } else { 1 };
         let forged = format!("{wrong}:{}", &pawn[2..]);
-        let err = g.apply(&who, Command::Move { ply: 0, mv: forged }, 2, 0, &mut rng).unwrap_err();
+        let err = g.apply(&who, Command::Move { ply: 0, mv: forged }, &Context::at(2), &mut rng).unwrap_err();
         assert_eq!(err.code, ErrorCode::ForgedDie);
-        let err = g.apply(&who, Command::Roll { ply: 0 }, 2, 0, &mut rng).unwrap_err();
+        let err = g.apply(&who, Command::Roll { ply: 0 }, &Context::at(2), &mut rng).unwrap_err();
         assert_eq!(err.code, ErrorCode::CannotRoll);
     }
 
@@ -956,9 +977,9 @@ mod tests {
             increment_ms: 1_000,
         };
         let (mut g, mut rng) = started(GameKind::Chess, Some(spec));
-        g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, 1_000, 0, &mut rng).unwrap();
+        g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, &Context::at(1_000), &mut rng).unwrap();
         // Black's clock runs from 1 000 ms; 4 000 ms later (300 of them allowed for lag).
-        g.apply(&actor(2), Command::Move { ply: 1, mv: "e7e5".into() }, 5_000, 0, &mut rng).unwrap();
+        g.apply(&actor(2), Command::Move { ply: 1, mv: "e7e5".into() }, &Context::at(5_000), &mut rng).unwrap();
         let c = g.rec.clock.unwrap();
         assert_eq!(c.remaining[1], 10_000 - 3_700 + 1_000);
         assert_eq!(c.running, Some(0));

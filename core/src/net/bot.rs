@@ -223,6 +223,10 @@ pub fn play_with(config: BotConfig, engine: Arc<dyn Engine>) -> Result<BotReport
                 code,
             }) => {
                 let line = format!("{error:?}: {message}");
+                if error == super::protocol::ErrorCode::RateLimited {
+                    // Too fast for the server: wait, then act again.
+                    std::thread::sleep(Duration::from_millis(500));
+                }
                 if mirror.is_none() && code.as_deref().is_none_or(|c| report.code.is_empty() || c == report.code) {
                     return Err(BotError::Refused(line));
                 }

@@ -576,6 +576,8 @@ pub enum ServerMsg {
         protocol: u32,
         /// The player's display name as the server keeps it.
         name: String,
+        /// How long an opponent must be gone before the win can be claimed (milliseconds).
+        claim_after_ms: u64,
     },
     /// A message was refused; nothing changed.
     Error {

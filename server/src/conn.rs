@@ -1,0 +1,336 @@
+//! One WebSocket connection: greeting, limits, reading requests and handing them to the hub,
+//! and a writer task that sends what the hub queues.
+//!
+//! Every refusal is an [`ErrorCode`] with a line of English to that client only; the game is
+//! unchanged. A connection is closed, with [`ServerMsg::Bye`] and its reason, when it sends a
+//! message over [`MAX_MESSAGE_BYTES`], floods, keeps sending garbage, says nothing for too
+//! long, or speaks another protocol version.
+
+use std::collections::BTreeSet;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{mpsc, Notify};
+
+use takhte_core::net::protocol::{
+    ClientMsg, CloseReason, ErrorCode, ServerMsg, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
+};
+use takhte_core::net::token::{self, clean_name};
+
+use crate::game::{Actor, Command, Refusal};
+use crate::hub::{to_text, ConnHandle, Hub};
+use crate::{now_ms, token_hash};
+
+/// How long a new connection has to say hello.
+const HELLO_WITHIN: Duration = Duration::from_secs(10);
+/// Refused messages (malformed, unknown) before the connection is closed.
+const MAX_BAD: u32 = 20;
+/// How far past the rate limit a connection may go before it is closed.
+const MAX_DEBT: f64 = 20.0;
+
+struct Limiter {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+}
+
+impl Limiter {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate)
+            .min(self.burst);
+        self.last = now;
+        self.tokens -= 1.0;
+        self.tokens >= 0.0
+    }
+}
+
+fn error(code: ErrorCode, message: impl Into<String>, game: Option<&str>) -> ServerMsg {
+    ServerMsg::Error {
+        error: code,
+        message: message.into(),
+        code: game.map(String::from),
+    }
+}
+
+/// Runs one connection to its end.
+pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Arc<str>>(1024);
+    let conn = ConnHandle {
+        id: hub.conn_id(),
+        tx,
+        kill: Arc::new(Notify::new()),
+    };
+    let writer = tokio::spawn(async move {
+        while let Some(text) = rx.recv().await {
+            if sink
+                .send(Message::Text(Utf8Bytes::from(text.as_ref())))
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+    });
+
+    if !hub.connect_ip(ip) {
+        bye(
+            &conn,
+            CloseReason::TooManyConnections,
+            format!(
+                "this address has {} connections already",
+                hub.config.max_conns_per_ip
+            ),
+        );
+        drop(conn);
+        let _ = writer.await;
+        return;
+    }
+
+    let mut state = Conn {
+        hub: Arc::clone(&hub),
+        conn: conn.clone(),
+        actor: None,
+        open: BTreeSet::new(),
+        bad: 0,
+        limiter: Limiter {
+            tokens: hub.config.msg_burst,
+            rate: hub.config.msgs_per_sec,
+            burst: hub.config.msg_burst,
+            last: Instant::now(),
+        },
+    };
+    let started = Instant::now();
+    let idle = Duration::from_millis(hub.config.idle_ms);
+    let mut last_heard = Instant::now();
+    loop {
+        let wait = if state.actor.is_none() {
+            HELLO_WITHIN.saturating_sub(started.elapsed())
+        } else {
+            idle.saturating_sub(last_heard.elapsed())
+        };
+        tokio::select! {
+            msg = stream.next() => {
+                let Some(Ok(msg)) = msg else { break };
+                last_heard = Instant::now();
+                let text = match msg {
+                    Message::Text(t) => t.to_string(),
+                    Message::Binary(_) => {
+                        if state.refuse_bad(ErrorCode::BadMessage, "messages are JSON text") {
+                            break;
+                        }
+                        continue;
+                    }
+                    Message::Close(_) => break,
+                    _ => continue,
+                };
+                if text.len() > MAX_MESSAGE_BYTES {
+                    bye(&conn, CloseReason::TooLarge, format!(
+                        "a message may have at most {MAX_MESSAGE_BYTES} bytes, this one had {}", text.len()));
+                    break;
+                }
+                if !state.limiter.take() {
+                    if state.limiter.tokens < -MAX_DEBT {
+                        bye(&conn, CloseReason::RateLimited, "far too many messages".to_string());
+                        break;
+                    }
+                    conn.send_msg(&error(ErrorCode::RateLimited, "too many messages; slow down", None));
+                    continue;
+                }
+                if state.handle(&text).await {
+                    break;
+                }
+            }
+            _ = conn.kill.notified() => break,
+            _ = tokio::time::sleep(wait) => {
+                bye(&conn, CloseReason::Idle, if state.actor.is_none() {
+                    "no hello in time".to_string()
+                } else {
+                    "nothing heard for too long".to_string()
+                });
+                break;
+            }
+        }
+    }
+    let codes: Vec<String> = state.open.iter().cloned().collect();
+    hub.gone(conn.id, &codes).await;
+    hub.disconnect_ip(ip);
+    drop(state);
+    drop(conn);
+    let _ = writer.await;
+}
+
+fn bye(conn: &ConnHandle, reason: CloseReason, message: String) {
+    conn.send(to_text(&ServerMsg::Bye { reason, message }));
+}
+
+struct Conn {
+    hub: Arc<Hub>,
+    conn: ConnHandle,
+    actor: Option<Actor>,
+    open: BTreeSet<String>,
+    bad: u32,
+    limiter: Limiter,
+}
+
+impl Conn {
+    /// Refuses a malformed message; true when the connection must close.
+    fn refuse_bad(&mut self, code: ErrorCode, message: impl Into<String>) -> bool {
+        self.bad += 1;
+        self.conn.send_msg(&error(code, message, None));
+        if self.bad >= MAX_BAD {
+            bye(
+                &self.conn,
+                CloseReason::TooManyErrors,
+                format!("{MAX_BAD} malformed messages"),
+            );
+            return true;
+        }
+        false
+    }
+
+    fn refused(&self, r: Refusal, game: Option<&str>) {
+        self.conn.send_msg(&error(r.code, r.message, game));
+    }
+
+    /// Handles one message; true when the connection must close.
+    async fn handle(&mut self, text: &str) -> bool {
+        let value: serde_json::Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => return self.refuse_bad(ErrorCode::BadMessage, format!("not JSON: {e}")),
+        };
+        let ty = value.get("type").and_then(|t| t.as_str());
+        match ty {
+            None => {
+                return self.refuse_bad(
+                    ErrorCode::BadMessage,
+                    "a message is a JSON object with a \"type\"",
+                )
+            }
+            Some(t) if !ClientMsg::TYPES.contains(&t) => {
+                return self.refuse_bad(ErrorCode::UnknownType, format!("unknown type '{t}'"))
+            }
+            _ => {}
+        }
+        let msg: ClientMsg = match serde_json::from_value(value) {
+            Ok(m) => m,
+            Err(e) => return self.refuse_bad(ErrorCode::BadMessage, e.to_string()),
+        };
+        let Some(actor) = self.actor.clone() else {
+            let ClientMsg::Hello {
+                protocol,
+                token: tok,
+                name,
+            } = msg
+            else {
+                return self.refuse_bad(ErrorCode::HelloFirst, "say hello first");
+            };
+            if protocol != PROTOCOL_VERSION {
+                bye(
+                    &self.conn,
+                    CloseReason::Protocol,
+                    format!("this server speaks protocol {PROTOCOL_VERSION}, the client {protocol}"),
+                );
+                return true;
+            }
+            if !token::is_valid(&tok) {
+                return self.refuse_bad(ErrorCode::BadToken, "a token is 32 hex digits");
+            }
+            let name = clean_name(&name);
+            self.actor = Some(Actor {
+                token_hash: token_hash(&tok),
+                name: name.clone(),
+            });
+            self.conn.send_msg(&ServerMsg::Welcome {
+                protocol: PROTOCOL_VERSION,
+                name,
+                claim_after_ms: self.hub.config.claim_after_ms,
+            });
+            return false;
+        };
+        let game = msg.code().map(String::from);
+        let result = match msg {
+            ClientMsg::Hello { .. } => {
+                return self.refuse_bad(ErrorCode::HelloFirst, "hello was already said")
+            }
+            ClientMsg::Ping { nonce } => {
+                self.conn.send_msg(&ServerMsg::Pong {
+                    nonce,
+                    server_ms: now_ms(),
+                });
+                Ok(())
+            }
+            ClientMsg::Create { settings } => {
+                match self.hub.create(&self.conn, &actor, settings).await {
+                    Ok(code) => {
+                        self.open.insert(code);
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            ClientMsg::Join { code } => {
+                let r = self.hub.join(&self.conn, &actor, &code).await;
+                if r.is_ok() {
+                    self.open.insert(code);
+                }
+                r
+            }
+            ClientMsg::Open { code, since } => {
+                let r = self.hub.open(&self.conn, &actor, &code, since).await;
+                if r.is_ok() {
+                    self.open.insert(code);
+                }
+                r
+            }
+            ClientMsg::Close { code } => {
+                self.hub.close(self.conn.id, &code).await;
+                self.open.remove(&code);
+                Ok(())
+            }
+            ClientMsg::Lobby => {
+                let games = self.hub.lobby().await;
+                self.conn.send_msg(&ServerMsg::Lobby { games });
+                Ok(())
+            }
+            ClientMsg::MyGames => match self.hub.my_games(&actor).await {
+                Ok(games) => {
+                    self.conn.send_msg(&ServerMsg::MyGames { games });
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            ClientMsg::SetName { name } => {
+                let name = clean_name(&name);
+                if let Some(a) = self.actor.as_mut() {
+                    a.name = name;
+                }
+                let actor = self.actor.clone().expect("greeted");
+                self.hub.rename(&actor).await;
+                Ok(())
+            }
+            ClientMsg::Move { code, ply, mv } => {
+                self.hub.command(&actor, &code, Command::Move { ply, mv }).await
+            }
+            ClientMsg::Roll { code, ply } => self.hub.command(&actor, &code, Command::Roll { ply }).await,
+            ClientMsg::Resign { code } => self.hub.command(&actor, &code, Command::Resign).await,
+            ClientMsg::OfferDraw { code } => self.hub.command(&actor, &code, Command::OfferDraw).await,
+            ClientMsg::AnswerDraw { code, accept } => {
+                self.hub.command(&actor, &code, Command::AnswerDraw(accept)).await
+            }
+            ClientMsg::Abort { code } => self.hub.command(&actor, &code, Command::Abort).await,
+            ClientMsg::ClaimWin { code } => self.hub.command(&actor, &code, Command::ClaimWin).await,
+            ClientMsg::Rematch { code } => self.hub.command(&actor, &code, Command::Rematch).await,
+        };
+        if let Err(r) = result {
+            self.refused(r, game.as_deref());
+        }
+        false
+    }
+}

@@ -1,0 +1,651 @@
+//! The hub: the games in memory (rooms), who watches each, and the path of a request from a
+//! connection to the store and out to the sockets.
+//!
+//! A request on a game takes the room's lock, applies the request to a copy of the game
+//! ([`crate::game::Live::apply`]), writes the new record to the store and only then makes the
+//! copy the game and sends the events, in order, to every connection on the room. The
+//! in-memory game is a cache: a room not in memory is rebuilt from its record.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rand::SeedableRng;
+use tokio::sync::{mpsc, Notify};
+
+use takhte_core::net::code;
+use takhte_core::net::protocol::{
+    ErrorCode, GameEvent, GameSettings, GameSummary, LobbyEntry, ServerMsg,
+};
+use takhte_core::rules::Side;
+
+use crate::game::{Actor, Command, Context, Live, Refusal, Stage};
+use crate::store::{Storage, StoreError, Write};
+use crate::{log, now_ms};
+
+/// Limits and knobs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Connections one IP address may hold at once.
+    pub max_conns_per_ip: usize,
+    /// Games not ended that one player may sit at.
+    pub max_open_games: usize,
+    /// Messages per second a connection may send, on average.
+    pub msgs_per_sec: f64,
+    /// Messages a connection may send in a burst.
+    pub msg_burst: f64,
+    /// A connection that sends nothing for this long is closed.
+    pub idle_ms: u64,
+    /// Events kept in memory per game for clients that come back.
+    pub recent_events: usize,
+    /// How long an opponent must be gone before the win can be claimed.
+    pub claim_after_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_conns_per_ip: 20,
+            max_open_games: 10,
+            msgs_per_sec: 10.0,
+            msg_burst: 30.0,
+            idle_ms: 60_000,
+            recent_events: 256,
+            claim_after_ms: takhte_core::net::CLAIM_AFTER_MS,
+        }
+    }
+}
+
+/// A connection as the hub sees it: where to send, and how to make it close.
+#[derive(Clone)]
+pub struct ConnHandle {
+    /// A number unique in this server.
+    pub id: u64,
+    /// Its outgoing messages (JSON text).
+    pub tx: mpsc::Sender<Arc<str>>,
+    /// Notified when the connection must close (it fell behind).
+    pub kill: Arc<Notify>,
+}
+
+impl ConnHandle {
+    /// Queues a message; a connection too far behind is told to close (it will come back and
+    /// catch up from the state).
+    pub fn send(&self, text: Arc<str>) -> bool {
+        if self.tx.try_send(text).is_err() {
+            self.kill.notify_one();
+            return false;
+        }
+        true
+    }
+
+    /// Queues a server message.
+    pub fn send_msg(&self, msg: &ServerMsg) -> bool {
+        self.send(to_text(msg))
+    }
+}
+
+/// The JSON text of a message.
+pub fn to_text(msg: &ServerMsg) -> Arc<str> {
+    serde_json::to_string(msg)
+        .unwrap_or_else(|_| String::from("{}"))
+        .into()
+}
+
+struct Sub {
+    conn: ConnHandle,
+    seat: Option<Side>,
+}
+
+struct RoomInner {
+    live: Live,
+    subs: HashMap<u64, Sub>,
+    /// When each seated player went away (ms since the epoch); `None` while here.
+    away: [Option<u64>; 2],
+    /// The last events, for clients that come back.
+    recent: VecDeque<(u64, Arc<str>)>,
+    /// When the room last had a subscriber or a change.
+    touched_ms: u64,
+}
+
+/// One game in memory.
+pub struct Room {
+    code: String,
+    inner: tokio::sync::Mutex<RoomInner>,
+    /// When the running clock's flag falls (0: none), for the ticker.
+    deadline_ms: AtomicU64,
+}
+
+impl RoomInner {
+    fn presence(&self, now: u64) -> [(bool, u64); 2] {
+        [0, 1].map(|i| match self.away[i] {
+            Some(t) if self.live.rec.seats[i].is_some() => (false, now.saturating_sub(t)),
+            _ => (self.live.rec.seats[i].is_some(), 0),
+        })
+    }
+
+    fn online(&self, seat: Side) -> bool {
+        self.subs.values().any(|s| s.seat == Some(seat))
+    }
+}
+
+/// The server's state.
+pub struct Hub {
+    /// Limits.
+    pub config: Config,
+    store: Arc<dyn Storage>,
+    rooms: Mutex<HashMap<String, Arc<Room>>>,
+    conns_by_ip: Mutex<HashMap<IpAddr, usize>>,
+    next_conn: AtomicU64,
+    rng: Mutex<rand_chacha::ChaCha20Rng>,
+}
+
+fn store_refusal(e: StoreError) -> Refusal {
+    match e {
+        StoreError::Conflict => Refusal {
+            code: ErrorCode::Storage,
+            message: "the game changed meanwhile; try again".into(),
+        },
+        other => Refusal {
+            code: ErrorCode::Storage,
+            message: format!("the server could not store this ({other}); nothing was changed, try again"),
+        },
+    }
+}
+
+impl Hub {
+    /// A hub over `store`.
+    pub fn new(config: Config, store: Arc<dyn Storage>) -> Arc<Hub> {
+        Arc::new(Hub {
+            config,
+            store,
+            rooms: Mutex::new(HashMap::new()),
+            conns_by_ip: Mutex::new(HashMap::new()),
+            next_conn: AtomicU64::new(1),
+            rng: Mutex::new(rand_chacha::ChaCha20Rng::from_entropy()),
+        })
+    }
+
+    /// The store's description.
+    pub fn store_name(&self) -> String {
+        self.store.describe()
+    }
+
+    fn rng(&self) -> rand_chacha::ChaCha20Rng {
+        let mut r = self.rng.lock().expect("rng lock");
+        rand_chacha::ChaCha20Rng::from_rng(&mut *r).expect("a ChaCha seeds from a ChaCha")
+    }
+
+    /// A new connection number.
+    pub fn conn_id(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Counts a new connection from `ip`; false when the address has too many.
+    pub fn connect_ip(&self, ip: IpAddr) -> bool {
+        let mut m = self.conns_by_ip.lock().expect("ip lock");
+        let n = m.entry(ip).or_insert(0);
+        if *n >= self.config.max_conns_per_ip {
+            return false;
+        }
+        *n += 1;
+        true
+    }
+
+    /// A connection from `ip` closed.
+    pub fn disconnect_ip(&self, ip: IpAddr) {
+        let mut m = self.conns_by_ip.lock().expect("ip lock");
+        if let Some(n) = m.get_mut(&ip) {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&ip);
+            }
+        }
+    }
+
+    /// The number of open connections.
+    pub fn connections(&self) -> usize {
+        self.conns_by_ip.lock().expect("ip lock").values().sum()
+    }
+
+    /// The room of a game, loading it from the store when it is not in memory.
+    async fn room(&self, code: &str) -> Result<Arc<Room>, Refusal> {
+        if let Some(r) = self.rooms.lock().expect("rooms lock").get(code) {
+            return Ok(Arc::clone(r));
+        }
+        if !code::is_valid(code) {
+            return Err(Refusal {
+                code: ErrorCode::UnknownGame,
+                message: format!("'{code}' is not a game code"),
+            });
+        }
+        let rec = self.store.load(code).await.map_err(store_refusal)?;
+        let Some(rec) = rec else {
+            return Err(Refusal {
+                code: ErrorCode::UnknownGame,
+                message: format!("no game has the code {code}"),
+            });
+        };
+        let live = Live::from_record(rec).map_err(|e| Refusal {
+            code: ErrorCode::Storage,
+            message: format!("the stored game does not rebuild: {}", e.0),
+        })?;
+        Ok(self.install(live))
+    }
+
+    /// Puts a game in memory (or returns the room already there).
+    fn install(&self, live: Live) -> Arc<Room> {
+        let mut rooms = self.rooms.lock().expect("rooms lock");
+        if let Some(r) = rooms.get(&live.rec.code) {
+            return Arc::clone(r);
+        }
+        let now = now_ms();
+        let away = [0, 1].map(|i| live.rec.seats[i].as_ref().map(|_| now));
+        let room = Arc::new(Room {
+            code: live.rec.code.clone(),
+            deadline_ms: AtomicU64::new(live.rec.deadline_ms().unwrap_or(0)),
+            inner: tokio::sync::Mutex::new(RoomInner {
+                live,
+                subs: HashMap::new(),
+                away,
+                recent: VecDeque::new(),
+                touched_ms: now,
+            }),
+        });
+        rooms.insert(room.code.clone(), Arc::clone(&room));
+        room
+    }
+
+    /// Loads every game in play, so that their clocks run out even if nobody comes back.
+    pub async fn load_running(&self) -> Result<usize, StoreError> {
+        let recs = self.store.at_stage(Stage::Playing, false, 1_000_000).await?;
+        let n = recs.len();
+        for rec in recs {
+            match Live::from_record(rec) {
+                Ok(live) => {
+                    self.install(live);
+                }
+                Err(e) => log!("a stored game does not rebuild: {}", e.0),
+            }
+        }
+        Ok(n)
+    }
+
+    fn count_open(&self, games: &[crate::game::GameRecord]) -> usize {
+        games.iter().filter(|g| g.stage() != Stage::Ended).count()
+    }
+
+    /// Creates a game; the creator's connection opens it and gets its state. Returns the code.
+    pub async fn create(
+        &self,
+        conn: &ConnHandle,
+        actor: &Actor,
+        settings: GameSettings,
+    ) -> Result<String, Refusal> {
+        let mine = self.store.games_of(&actor.token_hash).await.map_err(store_refusal)?;
+        if self.count_open(&mine) >= self.config.max_open_games {
+            return Err(Refusal {
+                code: ErrorCode::TooManyGames,
+                message: format!(
+                    "you have {} games that have not ended (at most {})",
+                    mine.len(),
+                    self.config.max_open_games
+                ),
+            });
+        }
+        let mut rng = self.rng();
+        for _ in 0..8 {
+            let code = code::generate(&mut rng);
+            let live = Live::create(code, settings.clone(), actor, now_ms(), &mut rng)?;
+            match self.store.write(vec![Write::Insert(live.rec.clone())]).await {
+                Ok(()) => {
+                    let room = self.install(live);
+                    let mut inner = room.inner.lock().await;
+                    self.subscribe(&room, &mut inner, conn, Some(actor));
+                    let seat = inner.live.rec.seat_of(&actor.token_hash);
+                    let state = inner.live.state_for(seat, inner.presence(now_ms()), now_ms());
+                    conn.send_msg(&ServerMsg::State { state });
+                    return Ok(room.code.clone());
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(store_refusal(e)),
+            }
+        }
+        Err(Refusal {
+            code: ErrorCode::Storage,
+            message: "no free code found; try again".into(),
+        })
+    }
+
+    /// Adds `conn` to the room's connections (with its seat, if it sits there) and tells the
+    /// others if the player came back.
+    fn subscribe(&self, room: &Room, inner: &mut RoomInner, conn: &ConnHandle, actor: Option<&Actor>) {
+        let seat = actor.and_then(|a| inner.live.rec.seat_of(&a.token_hash));
+        let was_online = seat.map(|s| inner.online(s));
+        inner.subs.insert(
+            conn.id,
+            Sub {
+                conn: conn.clone(),
+                seat,
+            },
+        );
+        inner.touched_ms = now_ms();
+        if let (Some(s), Some(false)) = (seat, was_online) {
+            inner.away[s.index()] = None;
+            let msg = to_text(&ServerMsg::Presence {
+                code: room.code.clone(),
+                seat: s,
+                online: true,
+            });
+            for sub in inner.subs.values().filter(|x| x.conn.id != conn.id) {
+                sub.conn.send(Arc::clone(&msg));
+            }
+        }
+    }
+
+    fn unsubscribe(&self, room: &Room, inner: &mut RoomInner, conn_id: u64) {
+        let Some(sub) = inner.subs.remove(&conn_id) else {
+            return;
+        };
+        inner.touched_ms = now_ms();
+        if let Some(s) = sub.seat {
+            if !inner.online(s) {
+                inner.away[s.index()] = Some(now_ms());
+                let msg = to_text(&ServerMsg::Presence {
+                    code: room.code.clone(),
+                    seat: s,
+                    online: false,
+                });
+                for sub in inner.subs.values() {
+                    sub.conn.send(Arc::clone(&msg));
+                }
+            }
+        }
+    }
+
+    /// Opens a game for a connection: the events since `since`, or the whole state.
+    pub async fn open(
+        &self,
+        conn: &ConnHandle,
+        actor: &Actor,
+        code: &str,
+        since: Option<u64>,
+    ) -> Result<(), Refusal> {
+        let room = self.room(code).await?;
+        let mut inner = room.inner.lock().await;
+        let seat = inner.live.rec.seat_of(&actor.token_hash);
+        if seat.is_none() {
+            return Err(Refusal {
+                code: ErrorCode::NotAPlayer,
+                message: "you do not sit at this game".into(),
+            });
+        }
+        self.subscribe(&room, &mut inner, conn, Some(actor));
+        self.catch_up(&inner, conn, seat, since);
+        Ok(())
+    }
+
+    /// Sends a connection what it missed since event `since`: the events themselves when all
+    /// are still in memory, else the whole state.
+    fn catch_up(&self, inner: &RoomInner, conn: &ConnHandle, seat: Option<Side>, since: Option<u64>) {
+        let seq = inner.live.rec.seq;
+        if let Some(since) = since {
+            if since == seq {
+                return;
+            }
+            let first = inner.recent.front().map(|(s, _)| *s);
+            if since < seq && first.is_some_and(|f| f <= since + 1) {
+                for (s, text) in &inner.recent {
+                    if *s > since {
+                        conn.send(Arc::clone(text));
+                    }
+                }
+                return;
+            }
+        }
+        let now = now_ms();
+        let state = inner.live.state_for(seat, inner.presence(now), now);
+        conn.send_msg(&ServerMsg::State { state });
+    }
+
+    /// Stops a connection's events of a game.
+    pub async fn close(&self, conn_id: u64, code: &str) {
+        let room = self.rooms.lock().expect("rooms lock").get(code).cloned();
+        if let Some(room) = room {
+            let mut inner = room.inner.lock().await;
+            self.unsubscribe(&room, &mut inner, conn_id);
+        }
+    }
+
+    /// A connection ended: it leaves every room.
+    pub async fn gone(&self, conn_id: u64, codes: &[String]) {
+        for c in codes {
+            self.close(conn_id, c).await;
+        }
+    }
+
+    /// Takes the free seat of a game (already seated: opens it).
+    pub async fn join(&self, conn: &ConnHandle, actor: &Actor, code: &str) -> Result<(), Refusal> {
+        let room = self.room(code).await?;
+        {
+            let inner = room.inner.lock().await;
+            if inner.live.rec.seat_of(&actor.token_hash).is_none() {
+                drop(inner);
+                let mine = self.store.games_of(&actor.token_hash).await.map_err(store_refusal)?;
+                if self.count_open(&mine) >= self.config.max_open_games {
+                    return Err(Refusal {
+                        code: ErrorCode::TooManyGames,
+                        message: format!(
+                            "you have {} games that have not ended (at most {})",
+                            mine.len(),
+                            self.config.max_open_games
+                        ),
+                    });
+                }
+            }
+        }
+        let mut inner = room.inner.lock().await;
+        self.apply_locked(&room, &mut inner, actor, Command::Join).await?;
+        self.subscribe(&room, &mut inner, conn, Some(actor));
+        let seat = inner.live.rec.seat_of(&actor.token_hash);
+        let now = now_ms();
+        let state = inner.live.state_for(seat, inner.presence(now), now);
+        conn.send_msg(&ServerMsg::State { state });
+        Ok(())
+    }
+
+    /// Applies a player's request to a game.
+    pub async fn command(&self, actor: &Actor, code: &str, cmd: Command) -> Result<(), Refusal> {
+        let room = self.room(code).await?;
+        let mut inner = room.inner.lock().await;
+        self.apply_locked(&room, &mut inner, actor, cmd).await
+    }
+
+    async fn apply_locked(
+        &self,
+        room: &Room,
+        inner: &mut RoomInner,
+        actor: &Actor,
+        cmd: Command,
+    ) -> Result<(), Refusal> {
+        let now = now_ms();
+        let away = match inner.live.rec.seat_of(&actor.token_hash) {
+            Some(me) => inner.presence(now)[me.opponent().index()].1,
+            None => 0,
+        };
+        let mut next = inner.live.clone();
+        let mut rng = self.rng();
+        let ctx = Context {
+            now_ms: now,
+            opponent_away_ms: away,
+            claim_after_ms: self.config.claim_after_ms,
+        };
+        let (events, effects) = next.apply(actor, cmd, &ctx, &mut rng)?;
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut writes = Vec::new();
+        if let Some(new) = &effects.new_game {
+            writes.push(Write::Insert(new.clone()));
+        }
+        writes.push(Write::Update {
+            rec: next.rec.clone(),
+            expected_seq: inner.live.rec.seq,
+        });
+        if let Err(e) = self.store.write(writes).await {
+            if e == StoreError::Conflict {
+                // Another writer moved this game: take its record and let the client retry.
+                if let Ok(Some(rec)) = self.store.load(&room.code).await {
+                    if let Ok(live) = Live::from_record(rec) {
+                        inner.live = live;
+                        inner.recent.clear();
+                    }
+                }
+            }
+            return Err(store_refusal(e));
+        }
+        let first_seq = inner.live.rec.seq + 1;
+        inner.live = next;
+        room.deadline_ms
+            .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
+        if let Some(new) = effects.new_game {
+            if let Ok(live) = Live::from_record(new) {
+                self.install(live);
+            }
+        }
+        self.publish(room, inner, first_seq, events);
+        Ok(())
+    }
+
+    /// Sends numbered events to every connection on the room, and keeps them for catch-up.
+    fn publish(&self, room: &Room, inner: &mut RoomInner, first_seq: u64, events: Vec<GameEvent>) {
+        inner.touched_ms = now_ms();
+        for (i, event) in events.into_iter().enumerate() {
+            let seq = first_seq + i as u64;
+            let text = to_text(&ServerMsg::Event {
+                code: room.code.clone(),
+                seq,
+                event,
+            });
+            for sub in inner.subs.values() {
+                sub.conn.send(Arc::clone(&text));
+            }
+            inner.recent.push_back((seq, text));
+            while inner.recent.len() > self.config.recent_events {
+                inner.recent.pop_front();
+            }
+        }
+    }
+
+    /// The open public games whose creator is connected.
+    pub async fn lobby(&self) -> Vec<LobbyEntry> {
+        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let mut out = Vec::new();
+        for r in rooms {
+            let inner = r.inner.lock().await;
+            if !inner.live.rec.settings.public {
+                continue;
+            }
+            if let Some(e) = inner.live.lobby_entry() {
+                if inner.online(e.free_seat.opponent()) {
+                    out.push(e);
+                }
+            }
+        }
+        out.sort_by(|a, b| b.created_ms.cmp(&a.created_ms));
+        out.truncate(100);
+        out
+    }
+
+    /// A player's games that have not ended.
+    pub async fn my_games(&self, actor: &Actor) -> Result<Vec<GameSummary>, Refusal> {
+        let recs = self.store.games_of(&actor.token_hash).await.map_err(store_refusal)?;
+        let mut out = Vec::new();
+        for rec in recs {
+            let Some(seat) = rec.seat_of(&actor.token_hash) else { continue };
+            let in_memory = self.rooms.lock().expect("rooms lock").get(&rec.code).cloned();
+            let summary = match in_memory {
+                Some(room) => room.inner.lock().await.live.summary_for(seat),
+                None => match Live::from_record(rec) {
+                    Ok(l) => l.summary_for(seat),
+                    Err(_) => continue,
+                },
+            };
+            out.push(summary);
+        }
+        Ok(out)
+    }
+
+    /// Renames the player in every game of theirs that goes on.
+    pub async fn rename(&self, actor: &Actor) {
+        let Ok(recs) = self.store.games_of(&actor.token_hash).await else {
+            return;
+        };
+        for rec in recs {
+            let _ = self
+                .command(actor, &rec.code, Command::Rename(actor.name.clone()))
+                .await;
+        }
+    }
+
+    /// Ends the games whose flag has fallen; call it often.
+    pub async fn tick(&self) {
+        let now = now_ms();
+        let due: Vec<Arc<Room>> = self
+            .rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .filter(|r| {
+                let d = r.deadline_ms.load(Ordering::Relaxed);
+                d != 0 && d <= now
+            })
+            .cloned()
+            .collect();
+        for room in due {
+            let mut inner = room.inner.lock().await;
+            let mut next = inner.live.clone();
+            let events = next.check_time(now_ms());
+            if events.is_empty() {
+                room.deadline_ms
+                    .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
+                continue;
+            }
+            let write = Write::Update {
+                rec: next.rec.clone(),
+                expected_seq: inner.live.rec.seq,
+            };
+            match self.store.write(vec![write]).await {
+                Ok(()) => {
+                    let first = inner.live.rec.seq + 1;
+                    inner.live = next;
+                    room.deadline_ms.store(0, Ordering::Relaxed);
+                    self.publish(&room, &mut inner, first, events);
+                }
+                Err(e) => log!("game {}: the time-out could not be stored: {e}", room.code),
+            }
+        }
+    }
+
+    /// Drops from memory the rooms nobody watches that have ended or wait without a clock,
+    /// untouched for `idle_ms`.
+    pub async fn evict(&self, idle_ms: u64) {
+        let now = now_ms();
+        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        for r in rooms {
+            let inner = r.inner.lock().await;
+            let quiet = inner.subs.is_empty() && now.saturating_sub(inner.touched_ms) >= idle_ms;
+            let running = inner.live.rec.deadline_ms().is_some();
+            if quiet && !running {
+                // Removed while its lock is held, so no connection can join it meanwhile.
+                self.rooms.lock().expect("rooms lock").remove(&r.code);
+                drop(inner);
+            }
+        }
+    }
+
+    /// The number of games in memory.
+    pub fn rooms_in_memory(&self) -> usize {
+        self.rooms.lock().expect("rooms lock").len()
+    }
+}

@@ -1,0 +1,139 @@
+//! `takhte-server`: the game server. See `takhte-server --help`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use takhte_server::hub::{Config, Hub};
+use takhte_server::store::sqlite::Sqlite;
+use takhte_server::store::Storage;
+use takhte_server::{http, log};
+
+const HELP: &str = "takhte-server: Takhte's game server (online games over WebSocket)
+
+usage: takhte-server [OPTIONS]
+
+  --listen ADDR            address and port to listen on (default 127.0.0.1:7878;
+                           0.0.0.0:7878 for every network; port 0 picks a free one)
+  --db FILE                the SQLite file the games are kept in
+                           (default takhte-server.sqlite; created when missing)
+  --max-conns-per-ip N     connections one address may hold (default 20)
+  --max-open-games N       games not ended one player may sit at (default 10)
+  --msgs-per-sec N         messages a connection may send per second on average (default 10)
+  --claim-after-ms N       how long an opponent must be gone before the win can be claimed
+                           (default 60000)
+  --help                   this text
+
+The line 'takhte-server: listening on ADDR' on standard output says the server is ready.";
+
+struct Args {
+    listen: String,
+    db: PathBuf,
+    config: Config,
+}
+
+fn parse(args: &[String]) -> Result<Option<Args>, String> {
+    let mut out = Args {
+        listen: "127.0.0.1:7878".into(),
+        db: PathBuf::from("takhte-server.sqlite"),
+        config: Config::default(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        let number = |name: &str, v: String| -> Result<usize, String> {
+            v.parse::<usize>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("{name}: '{v}' is not a positive number"))
+        };
+        match a.as_str() {
+            "--help" | "-h" => return Ok(None),
+            "--listen" => out.listen = value("--listen")?,
+            "--db" => out.db = PathBuf::from(value("--db")?),
+            "--max-conns-per-ip" => {
+                out.config.max_conns_per_ip = number(a, value(a)?)?;
+            }
+            "--max-open-games" => out.config.max_open_games = number(a, value(a)?)?,
+            "--msgs-per-sec" => {
+                let n = number(a, value(a)?)?;
+                out.config.msgs_per_sec = n as f64;
+                out.config.msg_burst = (3 * n) as f64;
+            }
+            "--claim-after-ms" => out.config.claim_after_ms = number(a, value(a)?)? as u64,
+            other => return Err(format!("unknown option '{other}' (see --help)")),
+        }
+    }
+    Ok(Some(out))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = match parse(&args) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{HELP}");
+            return;
+        }
+        Err(e) => {
+            eprintln!("takhte-server: {e}");
+            std::process::exit(2);
+        }
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("takhte-server: cannot start: {e}");
+            std::process::exit(1);
+        }
+    };
+    let code = runtime.block_on(async move {
+        let store: Arc<dyn Storage> = match Sqlite::open(&args.db) {
+            Ok(s) => Arc::new(s),
+            Err(e) => {
+                eprintln!("takhte-server: cannot open {}: {e}", args.db.display());
+                return 1;
+            }
+        };
+        let hub = Hub::new(args.config, store);
+        match hub.load_running().await {
+            Ok(n) if n > 0 => log!("{n} games in play taken up again"),
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("takhte-server: cannot read the games: {e}");
+                return 1;
+            }
+        }
+        let listener = match tokio::net::TcpListener::bind(&args.listen).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("takhte-server: cannot listen on {}: {e}", args.listen);
+                return 1;
+            }
+        };
+        let addr = listener
+            .local_addr()
+            .map(|a| a.to_string())
+            .unwrap_or(args.listen.clone());
+        println!("takhte-server: listening on {addr}");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        tokio::select! {
+            r = http::serve(listener, hub) => match r {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("takhte-server: {e}");
+                    1
+                }
+            },
+            _ = tokio::signal::ctrl_c() => {
+                log!("stopping");
+                0
+            }
+        }
+    });
+    std::process::exit(code);
+}

@@ -1,0 +1,104 @@
+//! Where games are kept: a trait with one implementation per database.
+//!
+//! A game's record is written before anything is told to a client. Updates are conditional on
+//! the number of the game's last event (`seq`): an update written against an older record is a
+//! [`StoreError::Conflict`] and lands nothing, so two writers can never both move one game.
+//! Schema changes are numbered files under `migrations/`, applied at start.
+
+pub mod sqlite;
+
+use async_trait::async_trait;
+
+use crate::game::{GameRecord, Stage};
+
+/// What went wrong in the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreError {
+    /// The record changed since it was read (or the code is taken, for an insert).
+    Conflict,
+    /// The database cannot be reached or refused the write; nothing was changed.
+    Unavailable(String),
+    /// A stored record does not read.
+    Corrupt(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Conflict => write!(f, "the game changed meanwhile"),
+            StoreError::Unavailable(e) => write!(f, "database unavailable: {e}"),
+            StoreError::Corrupt(e) => write!(f, "a stored game does not read: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// One change, written with others in one transaction.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// A new game (its code must be free).
+    Insert(GameRecord),
+    /// A game changed; lands only if its stored `seq` is still `expected_seq`.
+    Update {
+        /// The new record.
+        rec: GameRecord,
+        /// The `seq` of the record it replaces.
+        expected_seq: u64,
+    },
+}
+
+/// The columns a record is indexed by.
+pub struct Columns<'a> {
+    /// The code.
+    pub code: &'a str,
+    /// The game kind word.
+    pub kind: &'static str,
+    /// The stage word.
+    pub stage: &'static str,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// White's token hash.
+    pub white: Option<&'a str>,
+    /// Black's token hash.
+    pub black: Option<&'a str>,
+}
+
+impl<'a> Columns<'a> {
+    /// The columns of `rec`.
+    pub fn of(rec: &'a GameRecord) -> Columns<'a> {
+        Columns {
+            code: &rec.code,
+            kind: rec.kind().name(),
+            stage: rec.stage().word(),
+            public: rec.settings.public,
+            white: rec.seats[0].as_ref().map(|s| s.token_hash.as_str()),
+            black: rec.seats[1].as_ref().map(|s| s.token_hash.as_str()),
+        }
+    }
+}
+
+/// Reads a stored record.
+pub fn parse_record(json: &str) -> Result<GameRecord, StoreError> {
+    serde_json::from_str(json).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+/// Storage of games.
+#[async_trait]
+pub trait Storage: Send + Sync + 'static {
+    /// The game with this code.
+    async fn load(&self, code: &str) -> Result<Option<GameRecord>, StoreError>;
+    /// Writes all of `writes`, or none of them.
+    async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError>;
+    /// The games of a player (by token hash) that have not ended, newest first.
+    async fn games_of(&self, token_hash: &str) -> Result<Vec<GameRecord>, StoreError>;
+    /// Games at `stage` (newest first, at most `limit`), public ones only if `public_only`.
+    async fn at_stage(
+        &self,
+        stage: Stage,
+        public_only: bool,
+        limit: usize,
+    ) -> Result<Vec<GameRecord>, StoreError>;
+    /// One line for the log: which database.
+    fn describe(&self) -> String;
+}

@@ -1,0 +1,286 @@
+//! The SQLite store: one file, the default of a single server. A thread of its own owns the
+//! connection; writes that arrive together are committed in one transaction (each in its own
+//! savepoint, so a conflict refuses only its own write), which keeps the disk's syncs few under
+//! load. The file is in WAL mode: a server killed with `kill -9` loses no committed move.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+use async_trait::async_trait;
+use rusqlite::{params, Connection, OptionalExtension};
+use tokio::sync::oneshot;
+
+use super::{parse_record, Columns, Storage, StoreError, Write};
+use crate::game::{GameRecord, Stage};
+
+/// The migrations, in order: (version, SQL).
+const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../../migrations/sqlite/0001_games.sql"))];
+
+/// The most writes committed in one transaction.
+const MAX_BATCH: usize = 128;
+
+enum Job {
+    Load(String, oneshot::Sender<Result<Option<GameRecord>, StoreError>>),
+    Write(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
+    GamesOf(String, oneshot::Sender<Result<Vec<GameRecord>, StoreError>>),
+    AtStage(Stage, bool, usize, oneshot::Sender<Result<Vec<GameRecord>, StoreError>>),
+}
+
+/// A SQLite file.
+pub struct Sqlite {
+    path: PathBuf,
+    jobs: mpsc::Sender<Job>,
+}
+
+fn unavailable(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Unavailable(e.to_string())
+}
+
+impl Sqlite {
+    /// Opens (or creates) the file and applies the migrations it lacks.
+    pub fn open(path: &Path) -> Result<Sqlite, StoreError> {
+        let mut conn = Connection::open(path).map_err(unavailable)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(unavailable)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(unavailable)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(unavailable)?;
+        migrate(&mut conn)?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("takhte-sqlite".into())
+            .spawn(move || worker(conn, rx))
+            .map_err(unavailable)?;
+        Ok(Sqlite {
+            path: path.to_path_buf(),
+            jobs: tx,
+        })
+    }
+
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Job) -> Result<T, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.jobs
+            .send(make(tx))
+            .map_err(|_| unavailable("the database thread has stopped"))?;
+        rx.await
+            .map_err(|_| unavailable("the database thread has stopped"))
+    }
+}
+
+/// Applies the migrations not yet applied, each in a transaction.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)",
+    )
+    .map_err(unavailable)?;
+    for (version, sql) in MIGRATIONS {
+        let done: Option<i64> = conn
+            .query_row(
+                "SELECT version FROM schema_migrations WHERE version = ?1",
+                [version],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(unavailable)?;
+        if done.is_some() {
+            continue;
+        }
+        let tx = conn.transaction().map_err(unavailable)?;
+        tx.execute_batch(sql).map_err(unavailable)?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, applied_ms) VALUES (?1, ?2)",
+            params![version, crate::now_ms() as i64],
+        )
+        .map_err(unavailable)?;
+        tx.commit().map_err(unavailable)?;
+    }
+    Ok(())
+}
+
+fn worker(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
+    while let Ok(first) = jobs.recv() {
+        // Take what else is waiting: writes go into one transaction.
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let mut writes = Vec::new();
+        for job in batch {
+            match job {
+                Job::Write(w, reply) => writes.push((w, reply)),
+                Job::Load(code, reply) => {
+                    let _ = reply.send(load(&conn, &code));
+                }
+                Job::GamesOf(hash, reply) => {
+                    let _ = reply.send(games_of(&conn, &hash));
+                }
+                Job::AtStage(stage, public, limit, reply) => {
+                    let _ = reply.send(at_stage(&conn, stage, public, limit));
+                }
+            }
+        }
+        if !writes.is_empty() {
+            write_batch(&mut conn, writes);
+        }
+    }
+}
+
+fn load(conn: &Connection, code: &str) -> Result<Option<GameRecord>, StoreError> {
+    let json: Option<String> = conn
+        .query_row("SELECT record FROM games WHERE code = ?1", [code], |r| r.get(0))
+        .optional()
+        .map_err(unavailable)?;
+    json.map(|j| parse_record(&j)).transpose()
+}
+
+fn records(
+    conn: &Connection,
+    sql: &str,
+    params: &[&dyn rusqlite::ToSql],
+) -> Result<Vec<GameRecord>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql).map_err(unavailable)?;
+    let rows = stmt
+        .query_map(params, |r| r.get::<_, String>(0))
+        .map_err(unavailable)?;
+    let mut out = Vec::new();
+    for row in rows {
+        out.push(parse_record(&row.map_err(unavailable)?)?);
+    }
+    Ok(out)
+}
+
+fn games_of(conn: &Connection, hash: &str) -> Result<Vec<GameRecord>, StoreError> {
+    records(
+        conn,
+        "SELECT record FROM games WHERE stage <> 'ended' AND (white_hash = ?1 OR black_hash = ?1) ORDER BY created_ms DESC LIMIT 100",
+        &[&hash],
+    )
+}
+
+fn at_stage(
+    conn: &Connection,
+    stage: Stage,
+    public_only: bool,
+    limit: usize,
+) -> Result<Vec<GameRecord>, StoreError> {
+    let sql = if public_only {
+        "SELECT record FROM games WHERE stage = ?1 AND public = 1 ORDER BY created_ms DESC LIMIT ?2"
+    } else {
+        "SELECT record FROM games WHERE stage = ?1 ORDER BY created_ms DESC LIMIT ?2"
+    };
+    records(conn, sql, &[&stage.word(), &(limit as i64)])
+}
+
+/// Applies one request's writes inside the open transaction.
+fn apply_writes(tx: &rusqlite::Transaction<'_>, writes: &[Write]) -> Result<(), StoreError> {
+    for w in writes {
+        match w {
+            Write::Insert(rec) => {
+                let c = Columns::of(rec);
+                let json = serde_json::to_string(rec).map_err(unavailable)?;
+                let n = tx
+                    .execute(
+                        "INSERT INTO games (code, kind, stage, public, white_hash, black_hash, created_ms, updated_ms, seq, record)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (code) DO NOTHING",
+                        params![c.code, c.kind, c.stage, c.public, c.white, c.black,
+                                rec.created_ms as i64, rec.updated_ms as i64, rec.seq as i64, json],
+                    )
+                    .map_err(unavailable)?;
+                if n == 0 {
+                    return Err(StoreError::Conflict);
+                }
+            }
+            Write::Update { rec, expected_seq } => {
+                let c = Columns::of(rec);
+                let json = serde_json::to_string(rec).map_err(unavailable)?;
+                let n = tx
+                    .execute(
+                        "UPDATE games SET stage = ?2, public = ?3, white_hash = ?4, black_hash = ?5,
+                                updated_ms = ?6, seq = ?7, record = ?8
+                         WHERE code = ?1 AND seq = ?9",
+                        params![c.code, c.stage, c.public, c.white, c.black,
+                                rec.updated_ms as i64, rec.seq as i64, json, *expected_seq as i64],
+                    )
+                    .map_err(unavailable)?;
+                if n == 0 {
+                    return Err(StoreError::Conflict);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+type WriteJob = (Vec<Write>, oneshot::Sender<Result<(), StoreError>>);
+
+fn write_batch(conn: &mut Connection, jobs: Vec<WriteJob>) {
+    let tx = match conn.transaction() {
+        Ok(t) => t,
+        Err(e) => {
+            for (_, reply) in jobs {
+                let _ = reply.send(Err(unavailable(&e)));
+            }
+            return;
+        }
+    };
+    let mut results = Vec::with_capacity(jobs.len());
+    for (writes, reply) in jobs {
+        let result = (|| {
+            tx.execute_batch("SAVEPOINT one").map_err(unavailable)?;
+            match apply_writes(&tx, &writes) {
+                Ok(()) => tx.execute_batch("RELEASE one").map_err(unavailable),
+                Err(e) => {
+                    tx.execute_batch("ROLLBACK TO one; RELEASE one")
+                        .map_err(unavailable)?;
+                    Err(e)
+                }
+            }
+        })();
+        results.push((result, reply));
+    }
+    match tx.commit() {
+        Ok(()) => {
+            for (r, reply) in results {
+                let _ = reply.send(r);
+            }
+        }
+        Err(e) => {
+            for (_, reply) in results {
+                let _ = reply.send(Err(unavailable(&e)));
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl Storage for Sqlite {
+    async fn load(&self, code: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.ask(|tx| Job::Load(code.to_string(), tx)).await?
+    }
+
+    async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        self.ask(|tx| Job::Write(writes, tx)).await?
+    }
+
+    async fn games_of(&self, token_hash: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.ask(|tx| Job::GamesOf(token_hash.to_string(), tx)).await?
+    }
+
+    async fn at_stage(
+        &self,
+        stage: Stage,
+        public_only: bool,
+        limit: usize,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        self.ask(|tx| Job::AtStage(stage, public_only, limit, tx))
+            .await?
+    }
+
+    fn describe(&self) -> String {
+        format!("SQLite file {}", self.path.display())
+    }
+}

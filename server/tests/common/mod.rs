@@ -1,0 +1,326 @@
+//! Helpers of the server tests: a real server process on loopback, a TCP proxy that can cut
+//! connections, raw WebSocket clients, and bots.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use takhte_core::net::bot::{self, BotConfig, BotReport, BotRole};
+use takhte_core::net::protocol::{
+    ClientMsg, ClockSpec, ColourChoice, GameSettings, ServerMsg, PROTOCOL_VERSION,
+};
+use takhte_core::net::token;
+use takhte_core::rules::GameKind;
+
+/// A server process.
+pub struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+    /// Its database file.
+    pub db: PathBuf,
+    /// Extra options it was started with.
+    pub options: Vec<String>,
+}
+
+impl Server {
+    /// Starts a server on a free port with its database at `db`.
+    pub fn start(db: &Path, options: &[&str]) -> Server {
+        Server::start_at("127.0.0.1:0", db, options)
+    }
+
+    /// Starts a server listening on `listen`.
+    pub fn start_at(listen: &str, db: &Path, options: &[&str]) -> Server {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_takhte-server"));
+        cmd.arg("--listen")
+            .arg(listen)
+            .arg("--db")
+            .arg(db)
+            .args(options)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd.spawn().expect("the server starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the server says where it listens");
+        let addr = line
+            .trim()
+            .strip_prefix("takhte-server: listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .to_string();
+        Server {
+            child,
+            addr,
+            db: db.to_path_buf(),
+            options: options.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// Kills the process at once (SIGKILL), as a crash would.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts the server again on the same address and database.
+    pub fn restart(&mut self) {
+        self.kill9();
+        let opts: Vec<&str> = self.options.iter().map(String::as_str).collect();
+        // The port was just freed; try a few times.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let r = std::panic::catch_unwind(|| Server::start_at(&self.addr, &self.db, &opts));
+            match r {
+                Ok(s) => {
+                    let mut s = s;
+                    std::mem::swap(&mut self.child, &mut s.child);
+                    std::mem::forget(s);
+                    return;
+                }
+                Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(200)),
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A TCP proxy on loopback that forwards to `target` and can cut every connection it carries.
+pub struct Proxy {
+    /// Where clients connect.
+    pub addr: String,
+    cut: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Proxy {
+    /// Starts a proxy to `target`.
+    pub fn start(target: &str) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let cut = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let target = target.to_string();
+        let (c, s) = (Arc::clone(&cut), Arc::clone(&stop));
+        listener.set_nonblocking(true).unwrap();
+        std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                match listener.accept() {
+                    Ok((client, _)) => {
+                        let _ = client.set_nonblocking(false);
+                        let Ok(server) = TcpStream::connect(&target) else {
+                            continue;
+                        };
+                        let generation = c.load(Ordering::Relaxed);
+                        for (mut from, mut to) in [
+                            (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                            (server, client),
+                        ] {
+                            let c = Arc::clone(&c);
+                            std::thread::spawn(move || {
+                                let _ = from.set_read_timeout(Some(Duration::from_millis(20)));
+                                let mut buf = [0u8; 8192];
+                                loop {
+                                    if c.load(Ordering::Relaxed) != generation {
+                                        break;
+                                    }
+                                    match from.read(&mut buf) {
+                                        Ok(0) => break,
+                                        Ok(n) => {
+                                            if to.write_all(&buf[..n]).is_err() {
+                                                break;
+                                            }
+                                        }
+                                        Err(e)
+                                            if e.kind() == std::io::ErrorKind::WouldBlock
+                                                || e.kind() == std::io::ErrorKind::TimedOut => {}
+                                        Err(_) => break,
+                                    }
+                                }
+                                let _ = from.shutdown(std::net::Shutdown::Both);
+                                let _ = to.shutdown(std::net::Shutdown::Both);
+                            });
+                        }
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        Proxy { addr, cut, stop }
+    }
+
+    /// Cuts every connection now (new ones go through).
+    pub fn cut(&self) {
+        self.cut.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.cut();
+    }
+}
+
+/// A raw protocol client: sends and reads JSON text.
+pub struct Raw {
+    ws: tungstenite::WebSocket<TcpStream>,
+    /// Every text received, in order.
+    pub seen: Vec<String>,
+    /// The token it greeted with.
+    pub token: String,
+}
+
+impl Raw {
+    /// Connects without saying hello.
+    pub fn connect(addr: &str) -> Raw {
+        let stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let (ws, _) = tungstenite::client::client(format!("ws://{addr}/ws"), stream).unwrap();
+        Raw {
+            ws,
+            seen: Vec::new(),
+            token: token::generate(),
+        }
+    }
+
+    /// Connects and says hello with a new token.
+    pub fn hello(addr: &str, name: &str) -> Raw {
+        let mut r = Raw::connect(addr);
+        let t = r.token.clone();
+        r.send(&ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            token: t,
+            name: name.into(),
+        });
+        match r.recv() {
+            Some(ServerMsg::Welcome { .. }) => {}
+            other => panic!("no welcome: {other:?}"),
+        }
+        r
+    }
+
+    /// Sends a message.
+    pub fn send(&mut self, m: &ClientMsg) {
+        self.send_text(&serde_json::to_string(m).unwrap());
+    }
+
+    /// Sends raw text.
+    pub fn send_text(&mut self, t: &str) {
+        self.ws.send(tungstenite::Message::text(t)).unwrap();
+    }
+
+    /// The next message (None: closed or nothing within 5 s).
+    pub fn recv(&mut self) -> Option<ServerMsg> {
+        loop {
+            match self.ws.read() {
+                Ok(tungstenite::Message::Text(t)) => {
+                    self.seen.push(t.to_string());
+                    return Some(serde_json::from_str(t.as_str()).expect("the server's JSON reads"));
+                }
+                Ok(tungstenite::Message::Close(_)) => return None,
+                Ok(_) => continue,
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// Reads until a message matches `f` (panics after 5 s of nothing).
+    pub fn until(&mut self, mut f: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            match self.recv() {
+                Some(m) if f(&m) => return m,
+                Some(_) => continue,
+                None => panic!("closed or silent before the expected message; seen: {:?}", self.seen),
+            }
+        }
+    }
+
+    /// Reads the next error message.
+    pub fn error(&mut self) -> (takhte_core::net::protocol::ErrorCode, String) {
+        match self.until(|m| matches!(m, ServerMsg::Error { .. })) {
+            ServerMsg::Error { error, message, .. } => (error, message),
+            _ => unreachable!(),
+        }
+    }
+
+    /// Reads the next state message.
+    pub fn state(&mut self) -> takhte_core::net::protocol::GameState {
+        match self.until(|m| matches!(m, ServerMsg::State { .. })) {
+            ServerMsg::State { state } => state,
+            _ => unreachable!(),
+        }
+    }
+}
+
+/// Settings of a private game.
+pub fn settings(kind: GameKind, clock: Option<ClockSpec>) -> GameSettings {
+    GameSettings {
+        kind,
+        clock,
+        colour: ColourChoice::White,
+        public: false,
+        position: None,
+    }
+}
+
+/// A bot's configuration.
+pub fn bot_config(addr: &str, name: &str, level: u8, role: BotRole) -> BotConfig {
+    BotConfig {
+        address: addr.to_string(),
+        token: token::generate(),
+        name: name.to_string(),
+        level,
+        movetime_ms: 20,
+        delay_ms: 0,
+        role,
+        timeout: Duration::from_secs(240),
+        on_code: None,
+        max_own_moves: None,
+    }
+}
+
+/// Plays one game between two bots: `a` creates with `settings`, `b` joins. Returns both
+/// reports.
+pub fn bot_game(
+    mut a: BotConfig,
+    mut b: BotConfig,
+    settings: GameSettings,
+) -> (BotReport, BotReport) {
+    a.role = BotRole::Create(settings);
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let tx = Mutex::new(tx);
+    a.on_code = Some(Arc::new(move |c: &str| {
+        let _ = tx.lock().unwrap().send(c.to_string());
+    }));
+    let ha = std::thread::spawn(move || bot::play(a).expect("the creating bot plays"));
+    let code = rx.recv_timeout(Duration::from_secs(20)).expect("a code");
+    b.role = BotRole::Join(code);
+    let hb = std::thread::spawn(move || bot::play(b).expect("the joining bot plays"));
+    (ha.join().unwrap(), hb.join().unwrap())
+}
+
+/// The stored record of a game, read straight from the SQLite file.
+pub fn stored(db: &Path, code: &str) -> takhte_server::game::GameRecord {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let json: String = conn
+        .query_row("SELECT record FROM games WHERE code = ?1", [code], |r| r.get(0))
+        .unwrap();
+    serde_json::from_str(&json).unwrap()
+}
