@@ -670,6 +670,22 @@ impl Live {
             return Ok(Vec::new());
         }
         self.check_turn(me, ply)?;
+        if let (AnyGame::Dice(_), Some((face, rest))) = (&self.game, text.split_once(':')) {
+            // The face is the server's: checked before the move itself.
+            if rest.trim() == "-" {
+                return refuse(ErrorCode::ForgedDie, "the server plays empty rolls itself");
+            }
+            match self.rec.rolled {
+                None => return refuse(ErrorCode::ForgedDie, "roll the die before a pawn move"),
+                Some(r) if face.trim() != r.to_string() => {
+                    return refuse(
+                        ErrorCode::ForgedDie,
+                        format!("the die shows {r}, not {}", face.trim()),
+                    )
+                }
+                _ => {}
+            }
+        }
         let mv = self.game.parse_move(text).map_err(|e| Refusal {
             code: match e {
                 MoveError::GameOver => ErrorCode::GameOver,

@@ -92,14 +92,30 @@ pub fn play(config: BotConfig) -> Result<BotReport, BotError> {
     play_with(config, Arc::new(Standard))
 }
 
+/// [`play`], with `tap` called on the raw text of every message the bot receives.
+pub fn play_tapped(
+    config: BotConfig,
+    tap: Arc<dyn Fn(&str) + Send + Sync>,
+) -> Result<BotReport, BotError> {
+    run(config, Arc::new(Standard), Some(tap))
+}
+
 /// [`play`] with another engine.
 pub fn play_with(config: BotConfig, engine: Arc<dyn Engine>) -> Result<BotReport, BotError> {
+    run(config, engine, None)
+}
+
+fn run(
+    config: BotConfig,
+    engine: Arc<dyn Engine>,
+    tap: Option<Arc<dyn Fn(&str) + Send + Sync>>,
+) -> Result<BotReport, BotError> {
     let client = Client::start(ClientConfig {
         address: config.address.clone(),
         token: config.token.clone(),
         name: config.name.clone(),
         wake: None,
-        tap: None,
+        tap,
     });
     match &config.role {
         BotRole::Create(settings) => client.send(ClientMsg::Create {

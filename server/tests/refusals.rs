@@ -1,0 +1,340 @@
+//! Hostile and broken clients: every bad input is refused with its own error (or the
+//! connection is closed with its reason), the game is unchanged, and the server goes on.
+
+mod common;
+
+use common::*;
+use takhte_core::net::protocol::{
+    ClientMsg, CloseReason, ColourChoice, ErrorCode, GameSettings, ServerMsg,
+};
+use takhte_core::rules::GameKind;
+
+/// Two raw players at a new game of `kind` (White created it, Black joined). Returns
+/// (white, black, code).
+fn table(addr: &str, kind: GameKind) -> (Raw, Raw, String) {
+    let mut w = Raw::hello(addr, "White");
+    w.send(&ClientMsg::Create {
+        settings: settings(kind, None),
+    });
+    let code = w.state().code;
+    let mut b = Raw::hello(addr, "Black");
+    b.send(&ClientMsg::Join { code: code.clone() });
+    let st = b.state();
+    assert_eq!(st.seats[0].name.as_deref(), Some("White"));
+    assert_eq!(st.seats[1].name.as_deref(), Some("Black"));
+    (w, b, code)
+}
+
+/// The game as its player sees it now (seq and moves).
+fn snapshot(r: &mut Raw, code: &str) -> (u64, Vec<String>) {
+    r.send(&ClientMsg::Open {
+        code: code.into(),
+        since: None,
+    });
+    let s = r.state();
+    (s.seq, s.plies.into_iter().map(|p| p.mv).collect())
+}
+
+fn mv(code: &str, ply: u32, m: &str) -> ClientMsg {
+    ClientMsg::Move {
+        code: code.into(),
+        ply,
+        mv: m.into(),
+    }
+}
+
+#[test]
+fn bad_moves_are_refused_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("r.sqlite"), &[]);
+    let (mut w, mut b, code) = table(&server.addr, GameKind::Chess);
+    w.send(&mv(&code, 0, "e2e4"));
+    b.until(|m| matches!(m, ServerMsg::Event { .. }));
+    let before = snapshot(&mut w, &code);
+    assert_eq!(before.1, ["e2e4"]);
+
+    let mut stranger = Raw::hello(&server.addr, "Stranger");
+    // Out of turn: White moves again.
+    w.send(&mv(&code, 1, "d2d4"));
+    assert_eq!(w.error().0, ErrorCode::NotYourTurn);
+    // White moves Black's piece on Black's turn? It is Black's turn: White is refused first.
+    w.send(&mv(&code, 1, "e7e5"));
+    assert_eq!(w.error().0, ErrorCode::NotYourTurn);
+    // Black moves a white piece (the other side's move).
+    b.send(&mv(&code, 1, "d2d4"));
+    assert_eq!(b.error().0, ErrorCode::IllegalMove);
+    // Black's illegal move, an unreadable one, a wrong ply, a future ply.
+    b.send(&mv(&code, 1, "e7e4"));
+    assert_eq!(b.error().0, ErrorCode::IllegalMove);
+    b.send(&mv(&code, 1, "hello"));
+    assert_eq!(b.error().0, ErrorCode::IllegalMove);
+    b.send(&mv(&code, 0, "e7e5"));
+    assert_eq!(b.error().0, ErrorCode::WrongPly);
+    b.send(&mv(&code, 7, "e7e5"));
+    assert_eq!(b.error().0, ErrorCode::WrongPly);
+    // Someone who does not sit at the game.
+    stranger.send(&mv(&code, 1, "e7e5"));
+    assert_eq!(stranger.error().0, ErrorCode::NotAPlayer);
+    stranger.send(&ClientMsg::Join { code: code.clone() });
+    assert_eq!(stranger.error().0, ErrorCode::GameFull);
+    stranger.send(&ClientMsg::Open {
+        code: code.clone(),
+        since: None,
+    });
+    assert_eq!(stranger.error().0, ErrorCode::NotAPlayer);
+    stranger.send(&ClientMsg::Resign { code: code.clone() });
+    assert_eq!(stranger.error().0, ErrorCode::NotAPlayer);
+    // Unknown and malformed codes.
+    stranger.send(&ClientMsg::Join {
+        code: "ZZZZZZ".into(),
+    });
+    assert_eq!(stranger.error().0, ErrorCode::UnknownGame);
+    stranger.send(&ClientMsg::Join {
+        code: "../../etc".into(),
+    });
+    assert_eq!(stranger.error().0, ErrorCode::UnknownGame);
+    // A roll in chess, a draw answer without an offer, a claim with the opponent here.
+    b.send(&ClientMsg::Roll {
+        code: code.clone(),
+        ply: 1,
+    });
+    assert_eq!(b.error().0, ErrorCode::CannotRoll);
+    b.send(&ClientMsg::AnswerDraw {
+        code: code.clone(),
+        accept: true,
+    });
+    assert_eq!(b.error().0, ErrorCode::NoDrawOffer);
+    b.send(&ClientMsg::ClaimWin { code: code.clone() });
+    assert_eq!(b.error().0, ErrorCode::CannotClaim);
+    b.send(&ClientMsg::Rematch { code: code.clone() });
+    assert_eq!(b.error().0, ErrorCode::CannotRematch);
+    assert_eq!(snapshot(&mut w, &code), before, "nothing changed");
+
+    // After the end: resign, then a move is refused.
+    b.send(&mv(&code, 1, "e7e5"));
+    w.send(&ClientMsg::Resign { code: code.clone() });
+    w.until(|m| matches!(m, ServerMsg::Event { event: takhte_core::net::protocol::GameEvent::Ended { .. }, .. }));
+    let ended = snapshot(&mut w, &code);
+    b.send(&mv(&code, 2, "d7d5"));
+    assert_eq!(b.error().0, ErrorCode::GameOver);
+    w.send(&mv(&code, 2, "d2d4"));
+    assert_eq!(w.error().0, ErrorCode::GameOver);
+    b.send(&ClientMsg::Abort { code: code.clone() });
+    assert_eq!(b.error().0, ErrorCode::GameOver);
+    assert_eq!(snapshot(&mut w, &code), ended);
+
+    // The server is unharmed: a new game works.
+    let (mut w2, _b2, code2) = table(&server.addr, GameKind::Draughts);
+    w2.send(&mv(&code2, 0, "c3-c4"));
+    w2.until(|m| matches!(m, ServerMsg::Event { .. }));
+}
+
+#[test]
+fn malformed_messages_are_refused_and_floods_are_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        &dir.path().join("m.sqlite"),
+        &["--max-conns-per-ip", "6", "--max-open-games", "2"],
+    );
+    // Before hello.
+    let mut r = Raw::connect(&server.addr);
+    r.send(&ClientMsg::Lobby);
+    assert_eq!(r.error().0, ErrorCode::HelloFirst);
+    r.send_text(r#"{"type":"hello","protocol":1,"token":"xyz"}"#);
+    assert_eq!(r.error().0, ErrorCode::BadToken);
+    let t = r.token.clone();
+    r.send(&ClientMsg::Hello {
+        protocol: takhte_core::net::protocol::PROTOCOL_VERSION,
+        token: t.clone(),
+        name: "N".into(),
+    });
+    assert!(matches!(r.recv(), Some(ServerMsg::Welcome { .. })));
+    for (text, code) in [
+        ("not json", ErrorCode::BadMessage),
+        ("[1,2,3]", ErrorCode::BadMessage),
+        (r#"{"no":"type"}"#, ErrorCode::BadMessage),
+        (r#"{"type":"teleport"}"#, ErrorCode::UnknownType),
+        (r#"{"type":"move","code":"AAAAAA"}"#, ErrorCode::BadMessage),
+        (r#"{"type":"move","code":"AAAAAA","ply":"one","move":"e2e4"}"#, ErrorCode::BadMessage),
+        (r#"{"type":"create","settings":{"kind":"go","colour":"white"}}"#, ErrorCode::BadMessage),
+        (r#"{"type":"hello","protocol":1,"token":"00000000000000000000000000000000"}"#, ErrorCode::HelloFirst),
+    ] {
+        r.send_text(text);
+        assert_eq!(r.error().0, code, "{text}");
+    }
+    // Bad settings.
+    for s in [
+        GameSettings {
+            kind: GameKind::Chess,
+            clock: Some(takhte_core::net::protocol::ClockSpec { base_ms: 5, increment_ms: 0 }),
+            colour: ColourChoice::White,
+            public: false,
+            position: None,
+        },
+        GameSettings {
+            kind: GameKind::MineChess,
+            clock: None,
+            colour: ColourChoice::White,
+            public: false,
+            position: Some("rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq d5,e6,a4,h7 -".into()),
+        },
+        GameSettings {
+            kind: GameKind::Chess,
+            clock: None,
+            colour: ColourChoice::White,
+            public: false,
+            position: Some("not a position".into()),
+        },
+    ] {
+        r.send(&ClientMsg::Create { settings: s });
+        assert_eq!(r.error().0, ErrorCode::BadSettings);
+    }
+    // Open games per player: two, then refused.
+    for _ in 0..2 {
+        r.send(&ClientMsg::Create {
+            settings: settings(GameKind::Chess, None),
+        });
+        r.state();
+    }
+    r.send(&ClientMsg::Create {
+        settings: settings(GameKind::Chess, None),
+    });
+    assert_eq!(r.error().0, ErrorCode::TooManyGames);
+
+    // A message over the limit closes the connection with its reason.
+    let mut big = Raw::hello(&server.addr, "Big");
+    big.send_text(&format!(r#"{{"type":"set-name","name":"{}"}}"#, "x".repeat(5000)));
+    match big.until(|m| matches!(m, ServerMsg::Bye { .. })) {
+        ServerMsg::Bye { reason, .. } => assert_eq!(reason, CloseReason::TooLarge),
+        _ => unreachable!(),
+    }
+    assert!(big.recv().is_none(), "closed");
+
+    // Too many malformed messages close it.
+    let mut junk = Raw::hello(&server.addr, "Junk");
+    for _ in 0..25 {
+        junk.send_text("{");
+    }
+    match junk.until(|m| matches!(m, ServerMsg::Bye { .. })) {
+        ServerMsg::Bye { reason, .. } => assert_eq!(reason, CloseReason::TooManyErrors),
+        _ => unreachable!(),
+    }
+
+    // A flood: rate-limited errors, then closed.
+    let mut flood = Raw::hello(&server.addr, "Flood");
+    let mut limited = 0;
+    for i in 0..80 {
+        flood.send(&ClientMsg::Ping { nonce: i });
+    }
+    let reason = loop {
+        match flood.recv() {
+            Some(ServerMsg::Error {
+                error: ErrorCode::RateLimited,
+                ..
+            }) => limited += 1,
+            Some(ServerMsg::Bye { reason, .. }) => break reason,
+            Some(_) => {}
+            None => panic!("closed without a reason"),
+        }
+    };
+    assert!(limited > 0);
+    assert_eq!(reason, CloseReason::RateLimited);
+
+    // Wrong protocol version: told and closed.
+    let mut old = Raw::connect(&server.addr);
+    old.send_text(r#"{"type":"hello","protocol":999,"token":"00000000000000000000000000000000"}"#);
+    match old.recv() {
+        Some(ServerMsg::Bye { reason, .. }) => assert_eq!(reason, CloseReason::Protocol),
+        other => panic!("{other:?}"),
+    }
+
+    // Connections per address: r and the ones still open count; the seventh is refused.
+    drop((big, junk, flood, old));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let mut many: Vec<Raw> = (0..5).map(|_| Raw::connect(&server.addr)).collect();
+    let mut last = Raw::connect(&server.addr);
+    match last.recv() {
+        Some(ServerMsg::Bye { reason, .. }) => assert_eq!(reason, CloseReason::TooManyConnections),
+        other => panic!("{other:?}"),
+    }
+    many.clear();
+    // The first connection still works.
+    r.send(&ClientMsg::Ping { nonce: 1 });
+    r.until(|m| matches!(m, ServerMsg::Pong { nonce: 1, .. }));
+}
+
+#[test]
+fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("d.sqlite"), &[]);
+    let (mut w, mut b, code) = table(&server.addr, GameKind::DiceChess);
+    let st = snapshot(&mut w, &code);
+    assert!(st.1.is_empty());
+    // Who begins is the server's start roll.
+    w.send(&ClientMsg::Open {
+        code: code.clone(),
+        since: None,
+    });
+    let state = w.state();
+    let first = takhte_core::net::public::game_from_public(GameKind::DiceChess, &state.start)
+        .unwrap()
+        .side_to_move();
+    assert!(!state.start_rolls.is_empty());
+    let (mover, other) = if first == takhte_core::rules::Side::White {
+        (&mut w, &mut b)
+    } else {
+        (&mut b, &mut w)
+    };
+    let pawn = if first == takhte_core::rules::Side::White { "a2a3" } else { "a7a6" };
+    // A pawn move with a face of the client's choosing, before any roll.
+    mover.send(&mv(&code, 0, &format!("1:{pawn}")));
+    assert_eq!(mover.error().0, ErrorCode::ForgedDie);
+    // The other player may not roll.
+    other.send(&ClientMsg::Roll {
+        code: code.clone(),
+        ply: 0,
+    });
+    assert_eq!(other.error().0, ErrorCode::NotYourTurn);
+    // An empty roll sent as a move.
+    mover.send(&mv(&code, 0, "3:-"));
+    assert_eq!(mover.error().0, ErrorCode::ForgedDie);
+    // The server rolls.
+    let mut faces = std::collections::BTreeSet::new();
+    mover.send(&ClientMsg::Roll {
+        code: code.clone(),
+        ply: 0,
+    });
+    let face = match mover.until(|m| matches!(m, ServerMsg::Event { .. })) {
+        ServerMsg::Event {
+            event: takhte_core::net::protocol::GameEvent::Rolled { face, ply: 0 },
+            ..
+        } => face,
+        other => panic!("{other:?}"),
+    };
+    faces.insert(face);
+    // Both players see the same roll.
+    match other.until(|m| matches!(m, ServerMsg::Event { .. })) {
+        ServerMsg::Event {
+            event: takhte_core::net::protocol::GameEvent::Rolled { face: f, .. },
+            ..
+        } => assert_eq!(f, face),
+        o => panic!("{o:?}"),
+    }
+    // Rolling again, and a move with another face, are refused.
+    mover.send(&ClientMsg::Roll {
+        code: code.clone(),
+        ply: 0,
+    });
+    assert_eq!(mover.error().0, ErrorCode::CannotRoll);
+    let wrong = if face == 1 { 2 } else { 1 };
+    mover.send(&mv(&code, 0, &format!("{wrong}:{pawn}")));
+    assert_eq!(mover.error().0, ErrorCode::ForgedDie);
+    // A king move after rolling is refused too.
+    let king = if first == takhte_core::rules::Side::White { "d1d2" } else { "e8e7" };
+    mover.send(&mv(&code, 0, king));
+    let (e, _) = mover.error();
+    assert!(matches!(e, ErrorCode::IllegalMove), "{e:?}");
+    let (seq, moves) = snapshot(other, &code);
+    assert!(moves.is_empty());
+    assert_eq!(seq, 2, "seated + rolled, nothing else");
+}
