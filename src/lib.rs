@@ -11,7 +11,7 @@ pub mod cli;
 pub mod i18n;
 pub mod ui;
 
-pub use takhte_core::{ai, game, rules, store};
+pub use takhte_core::{ai, game, net, rules, store};
 
 /// The Android entry point: the same app as `main.rs`, on Slint's Android backend, with the
 /// data in the app's internal folder and the game saved when Android pauses or stops the app.

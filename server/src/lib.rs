@@ -38,3 +38,40 @@ macro_rules! log {
         eprintln!("{}.{:03} {}", ms / 1000, ms % 1000, format!($($arg)*));
     }};
 }
+
+/// Starts a whole server (SQLite file `db`, the given limits) on a thread of its own with its
+/// own runtime, listening on `listen` (port 0: a free one). Returns the address it listens on.
+/// For tests and embedding; the `takhte-server` program is the usual way to run one.
+pub fn spawn_server(
+    listen: &str,
+    db: &std::path::Path,
+    config: hub::Config,
+) -> Result<String, String> {
+    let store: std::sync::Arc<dyn store::Storage> =
+        std::sync::Arc::new(store::sqlite::Sqlite::open(db).map_err(|e| e.to_string())?);
+    let std_listener = std::net::TcpListener::bind(listen).map_err(|e| e.to_string())?;
+    std_listener
+        .set_nonblocking(true)
+        .map_err(|e| e.to_string())?;
+    let addr = std_listener
+        .local_addr()
+        .map_err(|e| e.to_string())?
+        .to_string();
+    std::thread::Builder::new()
+        .name("takhte-server".into())
+        .spawn(move || {
+            let Ok(rt) = tokio::runtime::Runtime::new() else {
+                return;
+            };
+            rt.block_on(async move {
+                let hub = hub::Hub::new(config, store);
+                let _ = hub.load_running().await;
+                let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
+                    return;
+                };
+                let _ = http::serve(listener, hub).await;
+            });
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(addr)
+}

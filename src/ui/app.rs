@@ -27,28 +27,30 @@ use super::{
 
 /// Everything the adapter keeps between callbacks.
 pub struct AppState {
-    window: slint::Weak<MainWindow>,
+    pub(crate) window: slint::Weak<MainWindow>,
     /// The translations and the current language.
     pub i18n: I18n,
-    store: Option<Store>,
+    pub(crate) store: Option<Store>,
     /// The settings (saved on every change).
     pub settings: Settings,
-    stats: Stats,
+    pub(crate) stats: Stats,
     /// The game on the board, if any.
     pub controller: Option<Controller>,
-    saver: Option<Autosaver>,
-    last_game: Option<NewGame>,
-    pieces: PieceSlots,
-    squares: Rc<VecModel<SquareData>>,
-    last_view: Option<View>,
-    press: Option<crate::rules::Square>,
-    stats_recorded: bool,
-    result_closed: bool,
-    engine: Arc<dyn Engine>,
-    movetime_ms: u64,
-    ng_kind: GameKind,
-    history: Vec<String>,
-    die_rolls: i32,
+    pub(crate) saver: Option<Autosaver>,
+    pub(crate) last_game: Option<NewGame>,
+    pub(crate) pieces: PieceSlots,
+    pub(crate) squares: Rc<VecModel<SquareData>>,
+    pub(crate) last_view: Option<View>,
+    pub(crate) press: Option<crate::rules::Square>,
+    pub(crate) stats_recorded: bool,
+    pub(crate) result_closed: bool,
+    pub(crate) engine: Arc<dyn Engine>,
+    pub(crate) movetime_ms: u64,
+    pub(crate) ng_kind: GameKind,
+    pub(crate) history: Vec<String>,
+    pub(crate) die_rolls: i32,
+    /// Online play: the client and the games it has open.
+    pub online: super::online::Online,
 }
 
 /// The running app: its window and state.
@@ -81,6 +83,13 @@ impl TakhteApp {
             .map(|s| s.load_settings())
             .unwrap_or_default();
         let (stats, _) = store.as_ref().map(|s| s.load_stats()).unwrap_or_default();
+        let online = super::online::Online::new(
+            store
+                .as_ref()
+                .map(|s| s.identity().token)
+                .unwrap_or_else(crate::net::token::generate),
+            store.as_ref().map(|s| s.online_games()).unwrap_or_default(),
+        );
         let lang = match settings.language.as_deref() {
             Some(code) => Lang::from_locale(code).unwrap_or(Lang::En),
             None => system_lang(),
@@ -105,13 +114,23 @@ impl TakhteApp {
             ng_kind: GameKind::Chess,
             history: Vec::new(),
             die_rolls: 0,
+            online,
         }));
+        super::online::register(&state);
         let app = TakhteApp { window, state };
         app.connect();
         app.window
             .global::<App>()
             .set_mine_image(super::images::mine_image(96));
         app.state.borrow_mut().apply_settings_to_ui();
+        {
+            // Games in progress on the server: connect at once to show how they stand.
+            let mut s = app.state.borrow_mut();
+            let server = s.online_address();
+            if !server.is_empty() && s.online.cache.games.iter().any(|g| g.server == server) {
+                s.ensure_client();
+            }
+        }
         app.state.borrow_mut().refresh_all();
         Ok(app)
     }
@@ -208,15 +227,27 @@ impl TakhteApp {
         on!(on_settings_changed, |s| s.settings_from_ui());
         on!(on_rules_tab_changed, |s, i: i32| s.refresh_rules(i));
         on!(on_tick, |s| s.tick());
+        on!(on_net_tick, |s| s.net_tick_timer());
+        on!(on_open_online, |s| s.open_online());
+        on!(on_open_online_create, |s| s.open_online_create());
+        on!(on_open_lobby, |s| s.open_lobby());
+        on!(on_online_create, |s| s.online_create());
+        on!(on_online_join, |s, text: SharedString| s.online_join(&text));
+        on!(on_online_open, |s, code: SharedString| s.online_open(&code));
+        on!(on_online_cancel, |s| s.online_cancel());
+        on!(on_set_server, |s, text: SharedString| s.set_server(&text));
+        on!(on_set_name, |s, text: SharedString| s.set_name(&text));
+        on!(on_claim_win, |s| s.claim_win());
+        on!(on_abort_game, |s| s.abort_game());
     }
 }
 
 impl AppState {
-    fn ui(&self) -> Option<MainWindow> {
+    pub(crate) fn ui(&self) -> Option<MainWindow> {
         self.window.upgrade()
     }
 
-    fn tr(&self, key: &str) -> String {
+    pub(crate) fn tr(&self, key: &str) -> String {
         self.i18n.tr(key)
     }
 
@@ -228,6 +259,9 @@ impl AppState {
 
     /// Shows a screen: home, new-game, game, saved, settings, rules, stats.
     pub fn open(&mut self, screen: &str) {
+        if screen != "game" && self.screen() == "game" && self.online.current.is_some() {
+            self.leave_online_game();
+        }
         if screen == "home" {
             self.save_now();
             if let Some(c) = self.controller.as_mut() {
@@ -372,6 +406,10 @@ impl AppState {
     }
 
     fn rematch(&mut self) {
+        if self.controller.as_ref().is_some_and(Controller::is_online) {
+            self.online_rematch();
+            return;
+        }
         if let Some(g) = self.last_game.clone() {
             self.start(g);
         } else if let Some(c) = &self.controller {
@@ -506,10 +544,19 @@ impl AppState {
         c.tick();
         if self.last_view.as_ref() != Some(&c.view()) {
             self.after_action();
+        } else if self.online.current.is_some() {
+            // The opponent's presence counts seconds.
+            self.refresh_online_board();
         }
     }
 
-    fn after_action(&mut self) {
+    /// The network timer: takes in what came (when the wake-up did not already).
+    fn net_tick_timer(&mut self) {
+        self.net_tick();
+    }
+
+    pub(crate) fn after_action(&mut self) {
+        self.flush_outbox();
         if let (Some(saver), Some(c)) = (&self.saver, self.controller.as_mut()) {
             let _ = saver.save_if_changed(c);
         }
@@ -549,6 +596,7 @@ impl AppState {
         self.refresh_saved();
         self.refresh_stats();
         self.refresh_rules(app.get_rules_tab());
+        self.refresh_online();
         self.last_view = None;
         self.refresh_game();
     }
@@ -763,6 +811,8 @@ impl AppState {
             app.set_squares(ModelRc::from(Rc::clone(&self.squares)));
         }
 
+        self.refresh_online_board();
+        let Some(c) = &self.controller else { return };
         let kind = view.kind;
         app.set_kind(kind.name().into());
         app.set_ranks(view.ranks as i32);
@@ -900,6 +950,9 @@ impl AppState {
 
     fn side_info(&self, view: &View, c: &Controller, side: Side) -> SideInfo {
         let name = match c.opponent() {
+            Opponent::Online { .. } => self
+                .online_side_name(side)
+                .unwrap_or_else(|| self.tr(side_key(side))),
             Opponent::Computer { human, .. } if human != side => format!(
                 "{} · {}",
                 self.tr(side_key(side)),

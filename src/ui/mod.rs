@@ -6,7 +6,9 @@ slint::include_modules!();
 
 pub mod app;
 pub mod board_model;
+pub mod demo;
 pub mod images;
+pub mod online;
 pub mod screenshot;
 
 pub use app::{AppState, TakhteApp};

@@ -20,7 +20,7 @@ use crate::store::Store;
 
 use super::{App, TakhteApp};
 
-/// The scenes `takhte screenshot` knows.
+/// The scenes `takhte screenshot` knows (and the online ones, [`super::demo::SCENES`]).
 pub const SCENES: [&str; 10] = [
     "home",
     "new-game",
@@ -165,10 +165,15 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
             app.state.borrow_mut().open("rules");
         }
         "saved-games" => app.state.borrow_mut().open("saved"),
+        online if super::demo::SCENES.contains(&online) => {
+            let lang = app.state.borrow().i18n.lang();
+            super::demo::set_scene(app, online, lang)?;
+        }
         other => {
             return Err(format!(
-                "unknown scene '{other}' (one of: {})",
-                SCENES.join(", ")
+                "unknown scene '{other}' (one of: {}, {})",
+                SCENES.join(", "),
+                super::demo::SCENES.join(", ")
             ))
         }
     }
@@ -226,10 +231,11 @@ pub fn screenshot(
     height: u32,
     out: &Path,
 ) -> Result<(), String> {
-    if !SCENES.contains(&scene) {
+    if !SCENES.contains(&scene) && !super::demo::SCENES.contains(&scene) {
         return Err(format!(
-            "unknown scene '{scene}' (one of: {})",
-            SCENES.join(", ")
+            "unknown scene '{scene}' (one of: {}, {})",
+            SCENES.join(", "),
+            super::demo::SCENES.join(", ")
         ));
     }
     let window = headless_window()?;

@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use crate::game::{GameEnd, GameStart};
+use crate::game::{GameEnd, GameStart, OnlineState, TimeControl};
 use crate::rules::{AnyGame, GameKind, GameResult, PositionError, Side};
 
 use super::protocol::{ClockSpec, ClockState, EndState, GameEvent, GameState, SeatView};
@@ -286,6 +286,32 @@ impl Mirror {
             position: None,
             seed: 0,
             start_rolls: self.start_rolls.clone(),
+        }
+    }
+
+    /// The game as the board's controller takes it in
+    /// ([`crate::game::Controller::sync_online`]).
+    pub fn online_state(&self) -> OnlineState {
+        OnlineState {
+            moves: self.moves.clone(),
+            positions: self.positions.clone(),
+            started: self.started(),
+            rolled: self.rolled,
+            clocks: match (self.clock, self.clocks) {
+                (Some(spec), Some((c, at))) => Some((
+                    TimeControl {
+                        base_ms: spec.base_ms,
+                        increment_ms: spec.increment_ms,
+                    },
+                    c.white_ms,
+                    c.black_ms,
+                    c.running,
+                    at,
+                )),
+                _ => None,
+            },
+            draw_offer: self.draw_offer,
+            end: self.game_end(),
         }
     }
 

@@ -47,8 +47,8 @@ use serde::Serialize;
 pub use damage::{Damage, DamageKind};
 pub use error::StoreError;
 pub use record::{
-    ClockRecord, GameRecord, ModeRecord, Opponent, ResultRecord, Settings, StatEntry, StatOutcome,
-    Stats, SCHEMA_VERSION,
+    ClockRecord, GameRecord, Identity, ModeRecord, OnlineGame, OnlineGames, Opponent, ResultRecord,
+    Settings, StatEntry, StatOutcome, Stats, SCHEMA_VERSION,
 };
 
 /// The environment variable that overrides the data folder (tests, portable installs).
@@ -57,6 +57,8 @@ pub const DATA_DIR_ENV: &str = "TAKHTE_DATA_DIR";
 const GAMES: &str = "games";
 const SETTINGS_FILE: &str = "settings.json";
 const STATS_FILE: &str = "stats.json";
+const IDENTITY_FILE: &str = "identity.json";
+const ONLINE_FILE: &str = "online.json";
 const EXTENSION: &str = ".json";
 
 /// Longest single wait between two tries of [`Store::save_game_with_retry`].
@@ -318,6 +320,35 @@ impl Store {
                 .then_with(|| b.id.cmp(&a.id))
         });
         Ok(listed)
+    }
+
+    /// The player token for online play, made (and saved) on first use. A damaged or missing
+    /// file gives a new token; a token that cannot be saved is still returned (it then lasts
+    /// until the app closes).
+    pub fn identity(&self) -> Identity {
+        let path = self.dir.join(IDENTITY_FILE);
+        if let Ok(bytes) = fs::read(&path) {
+            if let Ok(id) = serde_json::from_slice::<Identity>(&bytes) {
+                if crate::net::token::is_valid(&id.token) {
+                    return id;
+                }
+            }
+        }
+        let id = Identity {
+            token: crate::net::token::generate(),
+        };
+        let _ = write_json(&path, &id);
+        id
+    }
+
+    /// The online games remembered on the device (a damaged file gives none).
+    pub fn online_games(&self) -> OnlineGames {
+        self.load_or_default::<OnlineGames>(ONLINE_FILE).0
+    }
+
+    /// Saves the online games remembered on the device.
+    pub fn save_online_games(&self, games: &OnlineGames) -> Result<(), StoreError> {
+        write_json(&self.dir.join(ONLINE_FILE), games)
     }
 
     /// The settings, or the defaults if none were saved yet. A damaged settings file gives the

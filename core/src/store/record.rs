@@ -154,6 +154,10 @@ pub struct Settings {
     pub animation_speed: String,
     /// Pass-and-play board turning: `"rotate"`, `"face-to-face"` or `"none"`.
     pub pass_and_play_rotation: String,
+    /// The game server's address for online play (`HOST:PORT` or `ws://…`), if set.
+    pub server: Option<String>,
+    /// The display name shown to online opponents (may be empty).
+    pub player_name: String,
 }
 
 impl Default for Settings {
@@ -167,8 +171,48 @@ impl Default for Settings {
             coordinates: true,
             animation_speed: "normal".to_string(),
             pass_and_play_rotation: "rotate".to_string(),
+            server: None,
+            player_name: String::new(),
         }
     }
+}
+
+/// The player's identity for online play (`identity.json`): a random token made on first
+/// start. Only the token that holds a seat can move for it; the server keeps only its hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// 32 hex digits.
+    pub token: String,
+}
+
+/// An online game the player sits at, remembered on the device (`online.json`) so the home
+/// screen can list it before the server answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnlineGame {
+    /// The invite code.
+    pub code: String,
+    /// The server it lives on.
+    pub server: String,
+    /// The game kind's machine name.
+    pub kind: String,
+    /// The player's side, `white` or `black`.
+    pub side: String,
+    /// The opponent's name, once someone joined.
+    #[serde(default)]
+    pub opponent: Option<String>,
+    /// Whether it was the player's turn when last heard.
+    #[serde(default)]
+    pub your_turn: bool,
+    /// When it was last heard of (seconds since the Unix epoch).
+    pub updated_unix: u64,
+}
+
+/// The online games remembered on the device.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OnlineGames {
+    /// Newest first.
+    pub games: Vec<OnlineGame>,
 }
 
 /// Win/draw/loss counts (`stats.json`), one entry per game kind, mode and level.

@@ -1,1 +1,350 @@
-fn main() {}
+//! `takhte-load`: a load run against a Takhte server on this machine. N games of chess
+//! between bots that each move about once a second (random legal moves; a game that ends is
+//! followed by a new one), plus idle connections, for a while; then it prints games,
+//! connections, moves per second, and the time from a move sent to the opponent receiving it
+//! (median, 99th percentile, worst), and the server's resident memory when given its pid.
+//!
+//! ```sh
+//! takhte-load --server 127.0.0.1:7878 --games 1000 --idle 200 --seconds 30 [--pid PID]
+//! ```
+//!
+//! It sends traffic only to the address given (refused unless it is a loopback address), and
+//! stops by itself after `--seconds` (plus the time to connect).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use rand::seq::SliceRandom;
+use rand::Rng;
+use tokio_tungstenite::tungstenite::Message;
+
+use takhte_core::net::protocol::{
+    ClientMsg, ColourChoice, GameEvent, GameSettings, ServerMsg, PROTOCOL_VERSION,
+};
+use takhte_core::net::token;
+use takhte_core::rules::{AnyGame, GameKind};
+
+struct Args {
+    server: String,
+    games: usize,
+    idle: usize,
+    seconds: u64,
+    pid: Option<u32>,
+    think_ms: u64,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut a = Args {
+        server: "127.0.0.1:7878".into(),
+        games: 100,
+        idle: 0,
+        seconds: 20,
+        pid: None,
+        think_ms: 1000,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = args.iter();
+    while let Some(k) = it.next() {
+        let mut v = || it.next().cloned().ok_or(format!("{k} needs a value"));
+        match k.as_str() {
+            "--server" => a.server = v()?,
+            "--games" => a.games = v()?.parse().map_err(|_| "--games: a number")?,
+            "--idle" => a.idle = v()?.parse().map_err(|_| "--idle: a number")?,
+            "--seconds" => a.seconds = v()?.parse().map_err(|_| "--seconds: a number")?,
+            "--pid" => a.pid = Some(v()?.parse().map_err(|_| "--pid: a number")?),
+            "--think-ms" => a.think_ms = v()?.parse().map_err(|_| "--think-ms: a number")?,
+            "--help" | "-h" => return Err(
+                "usage: takhte-load --server 127.0.0.1:PORT --games N [--idle M] [--seconds S] [--pid PID] [--think-ms MS]".into(),
+            ),
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    let host = a.server.rsplit_once(':').map(|(h, _)| h).unwrap_or("");
+    if !matches!(host, "127.0.0.1" | "localhost" | "[::1]") {
+        return Err("takhte-load sends traffic only to a loopback address".into());
+    }
+    Ok(a)
+}
+
+/// What all players share: latency samples, counters, the stop flag.
+struct Shared {
+    start: Instant,
+    samples: Mutex<Vec<u32>>,
+    moves: AtomicU64,
+    games_done: AtomicU64,
+    errors: AtomicU64,
+    connected: AtomicU64,
+    measuring: AtomicBool,
+    stop: AtomicBool,
+    /// When each move was sent, by (game, ply), in microseconds since `start`.
+    sent: Mutex<HashMap<(String, u32), u64>>,
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(server: &str, name: &str) -> Result<Ws, String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{server}/ws"))
+        .await
+        .map_err(|e| e.to_string())?;
+    send(
+        &mut ws,
+        &ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            token: token::generate(),
+            name: name.into(),
+        },
+    )
+    .await?;
+    Ok(ws)
+}
+
+async fn send(ws: &mut Ws, m: &ClientMsg) -> Result<(), String> {
+    ws.send(Message::text(serde_json::to_string(m).unwrap()))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// One player: creates (or joins, when `code` comes through `join`) games and plays them.
+async fn player(
+    server: String,
+    shared: Arc<Shared>,
+    creator: bool,
+    code_tx: Option<tokio::sync::mpsc::Sender<String>>,
+    mut code_rx: Option<tokio::sync::mpsc::Receiver<String>>,
+    think_ms: u64,
+) {
+    let Ok(mut ws) = connect(&server, if creator { "load-a" } else { "load-b" }).await else {
+        shared.errors.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    shared.connected.fetch_add(1, Ordering::Relaxed);
+    let mut game: Option<(String, AnyGame, takhte_core::rules::Side)> = None;
+    let mut next_move: Option<tokio::time::Instant> = None;
+    let new_game = |ws: &mut Ws| {
+        let m = ClientMsg::Create {
+            settings: GameSettings {
+                kind: GameKind::Chess,
+                clock: None,
+                colour: ColourChoice::White,
+                public: false,
+                position: None,
+            },
+        };
+        let text = serde_json::to_string(&m).unwrap();
+        ws.send(Message::text(text))
+    };
+    if creator {
+        if new_game(&mut ws).await.is_err() {
+            return;
+        }
+    }
+    let mut ping = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        if shared.stop.load(Ordering::Relaxed) {
+            let _ = ws.close(None).await;
+            return;
+        }
+        let wake = next_move.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            code = async { match code_rx.as_mut() { Some(r) => r.recv().await, None => std::future::pending().await } } => {
+                let Some(code) = code else { return };
+                if send(&mut ws, &ClientMsg::Join { code }).await.is_err() { return; }
+            }
+            _ = ping.tick() => {
+                if send(&mut ws, &ClientMsg::Ping { nonce: 0 }).await.is_err() { return; }
+            }
+            _ = tokio::time::sleep_until(wake) => {
+                next_move = None;
+                let Some((code, g, _)) = game.as_ref() else { continue };
+                let moves = g.legal_moves();
+                let Some(mv) = moves.choose(&mut rand::thread_rng()) else { continue };
+                let text = g.move_to_text(mv);
+                let ply = ply_of(g);
+                shared.sent.lock().unwrap().insert((code.clone(), ply), shared.start.elapsed().as_micros() as u64);
+                if send(&mut ws, &ClientMsg::Move { code: code.clone(), ply, mv: text }).await.is_err() { return; }
+            }
+            msg = ws.next() => {
+                let Some(Ok(Message::Text(t))) = msg else {
+                    if msg.is_none() || matches!(msg, Some(Err(_))) { shared.errors.fetch_add(1, Ordering::Relaxed); return; }
+                    continue;
+                };
+                let Ok(m) = serde_json::from_str::<ServerMsg>(t.as_str()) else { continue };
+                match m {
+                    ServerMsg::State { state } => {
+                        let Ok(g) = AnyGame::from_text(GameKind::Chess, &state.start) else { continue };
+                        let Some(you) = state.you else { continue };
+                        if creator {
+                            if let Some(tx) = &code_tx { let _ = tx.send(state.code.clone()).await; }
+                        }
+                        game = Some((state.code.clone(), g, you));
+                    }
+                    ServerMsg::Event { event: GameEvent::Seated { .. }, .. } => {
+                        if let Some((_, g, you)) = &game {
+                            if g.side_to_move() == *you { next_move = Some(think(think_ms)); }
+                        }
+                    }
+                    ServerMsg::Event { code, event: GameEvent::Moved { ply, mv, .. }, .. } => {
+                        let Some((c, g, you)) = game.as_mut() else { continue };
+                        if *c != code { continue }
+                        let sent = shared.sent.lock().unwrap().remove(&(code.clone(), ply));
+                        if g.side_to_move() != *you {
+                            // The opponent's move: measure its trip.
+                            if let (Some(t0), true) = (sent, shared.measuring.load(Ordering::Relaxed)) {
+                                let now = shared.start.elapsed().as_micros() as u64;
+                                shared.samples.lock().unwrap().push(now.saturating_sub(t0) as u32);
+                            }
+                            if shared.measuring.load(Ordering::Relaxed) { shared.moves.fetch_add(1, Ordering::Relaxed); }
+                        } else if let Some(t0) = sent {
+                            // Our own move came back: keep its send time for the opponent.
+                            shared.sent.lock().unwrap().insert((code.clone(), ply), t0);
+                        }
+                        if g.play_text(&mv).is_err() { shared.errors.fetch_add(1, Ordering::Relaxed); continue; }
+                        if g.side_to_move() == *you && g.outcome().is_none() {
+                            next_move = Some(think(think_ms));
+                        }
+                    }
+                    ServerMsg::Event { event: GameEvent::Ended { .. }, code, .. } => {
+                        if game.as_ref().is_some_and(|(c, _, _)| *c == code) {
+                            shared.games_done.fetch_add(1, Ordering::Relaxed);
+                            game = None;
+                            next_move = None;
+                            let _ = send(&mut ws, &ClientMsg::Close { code }).await;
+                            if creator && new_game(&mut ws).await.is_err() { return; }
+                        }
+                    }
+                    ServerMsg::Error { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); }
+                    ServerMsg::Bye { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); return; }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn ply_of(g: &AnyGame) -> u32 {
+    // Fullmove number and side from the FEN.
+    let t = g.to_text();
+    let f: Vec<&str> = t.split_whitespace().collect();
+    let full: u32 = f.get(5).and_then(|x| x.parse().ok()).unwrap_or(1);
+    (full - 1) * 2 + u32::from(f.get(1) == Some(&"b"))
+}
+
+fn think(ms: u64) -> tokio::time::Instant {
+    let jitter = rand::thread_rng().gen_range(0..=ms / 2);
+    tokio::time::Instant::now() + Duration::from_millis(ms * 3 / 4 + jitter)
+}
+
+async fn idle(server: String, shared: Arc<Shared>) {
+    let Ok(mut ws) = connect(&server, "idle").await else {
+        shared.errors.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    shared.connected.fetch_add(1, Ordering::Relaxed);
+    let mut ping = tokio::time::interval(Duration::from_secs(5));
+    while !shared.stop.load(Ordering::Relaxed) {
+        tokio::select! {
+            _ = ping.tick() => { if send(&mut ws, &ClientMsg::Ping { nonce: 1 }).await.is_err() { return } }
+            m = ws.next() => { if m.is_none() { return } }
+        }
+    }
+}
+
+fn rss_kib(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+fn main() {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("takhte-load: {e}");
+            std::process::exit(2);
+        }
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async move {
+        let shared = Arc::new(Shared {
+            start: Instant::now(),
+            samples: Mutex::new(Vec::new()),
+            moves: AtomicU64::new(0),
+            games_done: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            connected: AtomicU64::new(0),
+            measuring: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            sent: Mutex::new(HashMap::new()),
+        });
+        let mut tasks = Vec::new();
+        for i in 0..args.games {
+            let (tx, rx) = tokio::sync::mpsc::channel(4);
+            tasks.push(tokio::spawn(player(args.server.clone(), Arc::clone(&shared), true, Some(tx), None, args.think_ms)));
+            tasks.push(tokio::spawn(player(args.server.clone(), Arc::clone(&shared), false, None, Some(rx), args.think_ms)));
+            if i % 50 == 49 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        for _ in 0..args.idle {
+            tasks.push(tokio::spawn(idle(args.server.clone(), Arc::clone(&shared))));
+        }
+        // Wait for the connections, then a warm-up of a few seconds.
+        let t = Instant::now();
+        while (shared.connected.load(Ordering::Relaxed) as usize) < 2 * args.games + args.idle
+            && t.elapsed() < Duration::from_secs(60)
+        {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let connect_time = t.elapsed();
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        shared.measuring.store(true, Ordering::Relaxed);
+        let measure_start = Instant::now();
+        let mut rss_max = 0;
+        while measure_start.elapsed() < Duration::from_secs(args.seconds) {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            if let Some(k) = args.pid.and_then(rss_kib) {
+                rss_max = rss_max.max(k);
+            }
+        }
+        shared.measuring.store(false, Ordering::Relaxed);
+        let elapsed = measure_start.elapsed().as_secs_f64();
+        shared.stop.store(true, Ordering::Relaxed);
+        let mut s = shared.samples.lock().unwrap().clone();
+        s.sort_unstable();
+        let pct = |p: f64| -> f64 {
+            if s.is_empty() {
+                return f64::NAN;
+            }
+            s[((s.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
+        };
+        println!(
+            "games {} connections {} (connected in {:.1} s) moves/s {:.0} relay ms p50 {:.2} p99 {:.2} max {:.2} samples {} games finished {} errors {}{}",
+            args.games,
+            shared.connected.load(Ordering::Relaxed),
+            connect_time.as_secs_f64(),
+            shared.moves.load(Ordering::Relaxed) as f64 / elapsed,
+            pct(0.5),
+            pct(0.99),
+            pct(1.0),
+            s.len(),
+            shared.games_done.load(Ordering::Relaxed),
+            shared.errors.load(Ordering::Relaxed),
+            if rss_max > 0 { format!(" server RSS max {} MiB", rss_max / 1024) } else { String::new() }
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        for t in tasks {
+            t.abort();
+        }
+    });
+}

@@ -1,0 +1,212 @@
+//! The online scenes of `takhte screenshot`: the online screens filled with a made-up server's
+//! answers (no network), so that they can be drawn and looked at.
+
+use std::time::{Duration, Instant};
+
+use slint::ComponentHandle;
+
+use crate::i18n::Lang;
+use crate::net::client::{ClientEvent, ConnState};
+use crate::net::protocol::{
+    ClockSpec, ClockState, GameState, LobbyEntry, PlyView, SeatView, ServerMsg,
+};
+use crate::net::public::public_text;
+use crate::rules::{AnyGame, GameKind, Side};
+use crate::store::OnlineGame;
+
+use super::online::Pending;
+use super::{App, TakhteApp};
+
+/// The online scenes.
+pub const SCENES: [&str; 5] = [
+    "online-home",
+    "online-create",
+    "online-lobby",
+    "online-waiting",
+    "online-game",
+];
+
+const SERVER: &str = "192.168.1.20:7878";
+
+fn names(lang: Lang) -> [&'static str; 4] {
+    match lang {
+        Lang::Fa => ["سارا", "بهرام", "نگار", "کوروش"],
+        Lang::En => ["Sara", "Bahram", "Negar", "Cyrus"],
+    }
+}
+
+fn seat(name: Option<&str>, online: bool) -> SeatView {
+    SeatView {
+        name: name.map(String::from),
+        online,
+        away_ms: 0,
+    }
+}
+
+fn state(code: &str, kind: GameKind, moves: &[&str], you: Side, seats: [SeatView; 2], clock: Option<ClockSpec>) -> GameState {
+    let mut game = AnyGame::start(kind, 7);
+    let start = public_text(&game);
+    let mut plies = Vec::new();
+    for m in moves {
+        if game.play_text(m).is_err() {
+            break;
+        }
+        plies.push(PlyView {
+            mv: m.to_string(),
+            position: public_text(&game),
+        });
+    }
+    let to_move = game.side_to_move();
+    GameState {
+        code: code.into(),
+        seq: 1 + plies.len() as u64,
+        kind,
+        clock,
+        public: false,
+        seats,
+        you: Some(you),
+        start,
+        start_rolls: Vec::new(),
+        plies,
+        rolled: None,
+        clocks: clock.map(|c| ClockState {
+            white_ms: c.base_ms - 41_000,
+            black_ms: c.base_ms - 63_000,
+            running: Some(to_move),
+        }),
+        draw_offer: None,
+        rematch_offer: None,
+        rematch: None,
+        end: None,
+    }
+}
+
+/// Sets up an online scene in `app` (in `lang`).
+pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String> {
+    let [me, friend, third, fourth] = names(lang);
+    let mut s = app.state.borrow_mut();
+    s.settings.server = Some(SERVER.into());
+    s.settings.player_name = me.into();
+    s.online.address = SERVER.into();
+    s.handle_net(ClientEvent::Conn(ConnState::Connected));
+    let now = crate::store::now_unix();
+    match scene {
+        "online-home" => {
+            s.online.cache.games = vec![
+                OnlineGame {
+                    code: "K7M3QX".into(),
+                    server: SERVER.into(),
+                    kind: "chess".into(),
+                    side: "white".into(),
+                    opponent: Some(friend.into()),
+                    your_turn: true,
+                    updated_unix: now,
+                },
+                OnlineGame {
+                    code: "P4TZ8H".into(),
+                    server: SERVER.into(),
+                    kind: "draughts".into(),
+                    side: "black".into(),
+                    opponent: Some(third.into()),
+                    your_turn: false,
+                    updated_unix: now,
+                },
+            ];
+            s.refresh_online();
+            s.open("online");
+        }
+        "online-create" => {
+            if let Some(ui) = s.ui() {
+                let app = ui.global::<App>();
+                app.set_oc_kind("mine-chess".into());
+                app.set_oc_time(2);
+                app.set_oc_colour(2);
+                app.set_oc_public(true);
+            }
+            s.open("online-create");
+        }
+        "online-lobby" => {
+            let t = crate::net::CLAIM_AFTER_MS;
+            let _ = t;
+            s.handle_net(ClientEvent::Msg(ServerMsg::Lobby {
+                games: vec![
+                    LobbyEntry {
+                        code: "H2N5RA".into(),
+                        kind: GameKind::DiceChess,
+                        clock: None,
+                        creator: friend.into(),
+                        free_seat: Side::Black,
+                        created_ms: 3,
+                    },
+                    LobbyEntry {
+                        code: "W8QX3M".into(),
+                        kind: GameKind::Chess,
+                        clock: Some(ClockSpec {
+                            base_ms: 300_000,
+                            increment_ms: 0,
+                        }),
+                        creator: third.into(),
+                        free_seat: Side::White,
+                        created_ms: 2,
+                    },
+                    LobbyEntry {
+                        code: "Z6DKE9".into(),
+                        kind: GameKind::MineChess,
+                        clock: Some(ClockSpec {
+                            base_ms: 600_000,
+                            increment_ms: 5_000,
+                        }),
+                        creator: fourth.into(),
+                        free_seat: Side::Black,
+                        created_ms: 1,
+                    },
+                ],
+            }));
+            s.refresh_online();
+            s.open("online-lobby");
+        }
+        "online-waiting" => {
+            s.online.pending = Pending::Create;
+            let st = state(
+                "K7M3QX",
+                GameKind::Chess,
+                &[],
+                Side::White,
+                [seat(Some(me), true), seat(None, false)],
+                Some(ClockSpec {
+                    base_ms: 180_000,
+                    increment_ms: 2_000,
+                }),
+            );
+            s.handle_net(ClientEvent::Msg(ServerMsg::State { state: st }));
+            s.refresh_online();
+        }
+        "online-game" => {
+            s.online.pending = Pending::Open("K7M3QX".into());
+            let st = state(
+                "K7M3QX",
+                GameKind::Chess,
+                &["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4"],
+                Side::Black,
+                [seat(Some(friend), true), seat(Some(me), true)],
+                Some(ClockSpec {
+                    base_ms: 300_000,
+                    increment_ms: 0,
+                }),
+            );
+            s.handle_net(ClientEvent::Msg(ServerMsg::State { state: st }));
+            // The opponent dropped out a little while ago.
+            let code = "K7M3QX".to_string();
+            if let Some(m) = s.online.mirrors.get_mut(&code) {
+                m.set_presence(
+                    Side::White,
+                    false,
+                    Instant::now() - Duration::from_secs(17),
+                );
+            }
+            s.refresh_game();
+        }
+        other => return Err(format!("unknown online scene '{other}'")),
+    }
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! Two app instances play a short chess game against each other through a real game server on
+//! loopback, by real taps: one creates a game, the other types its invite code and joins, and
+//! they play the scholar's mate. Slint's testing backend, no display.
+
+use std::time::{Duration, Instant};
+
+use i_slint_backend_testing::ElementHandle;
+use slint::platform::PointerEventButton;
+use slint::ComponentHandle;
+use takhte::ui::{App, TakhteApp};
+
+fn find(app: &TakhteApp, label: &str) -> ElementHandle {
+    ElementHandle::find_by_accessible_label(&app.window, label)
+        .next()
+        .unwrap_or_else(|| panic!("no element labelled '{label}'"))
+}
+
+fn press(app: &TakhteApp, label: &str) {
+    find(app, label).invoke_accessible_default_action();
+}
+
+fn tap(app: &TakhteApp, square: &str) {
+    let handle = ElementHandle::find_by_accessible_label(&app.window, square)
+        .find(|h| h.size().width > 10.0)
+        .unwrap_or_else(|| panic!("no square {square}"));
+    handle.mock_single_click(PointerEventButton::Left);
+}
+
+fn screen(app: &TakhteApp) -> String {
+    app.window.global::<App>().get_screen().to_string()
+}
+
+fn moves(app: &TakhteApp) -> Vec<String> {
+    app.state
+        .borrow()
+        .controller
+        .as_ref()
+        .map(|c| c.session().moves().to_vec())
+        .unwrap_or_default()
+}
+
+/// Lets both apps take in what the network brought until `done` (or fails after 15 s).
+fn until(apps: &[&TakhteApp], what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        for a in apps {
+            a.state.borrow_mut().net_tick();
+        }
+        if done() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn two_apps_play_through_a_server_by_taps() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = takhte_server::spawn_server(
+        "127.0.0.1:0",
+        &dir.path().join("server.sqlite"),
+        takhte_server::hub::Config::default(),
+    )
+    .unwrap();
+    std::env::set_var("TAKHTE_SERVER", &addr);
+    i_slint_backend_testing::init_no_event_loop();
+    let a = TakhteApp::new(Some(dir.path().join("a"))).unwrap();
+    let b = TakhteApp::new(Some(dir.path().join("b"))).unwrap();
+    for app in [&a, &b] {
+        app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
+        app.window
+            .window()
+            .set_size(slint::LogicalSize::new(400.0, 800.0));
+        app.window.show().unwrap();
+    }
+
+    // A creates a private chess game as White.
+    press(&a, "Play online with a friend");
+    assert_eq!(screen(&a), "online");
+    a.window.global::<App>().set_oc_colour(0);
+    press(&a, "Create a game");
+    assert_eq!(screen(&a), "online-create");
+    press(&a, "Create");
+    until(&[&a], "the waiting room", || screen(&a) == "online-waiting");
+    let code = a.window.global::<App>().get_online_code().to_string();
+    assert_eq!(code.len(), 6);
+    assert_eq!(find(&a, "invite-code").accessible_value().unwrap().as_str(), code);
+    assert!(a
+        .window
+        .global::<App>()
+        .get_online_conn_text()
+        .starts_with("Connected"));
+
+    // B types the code (in lower case, with a space) and joins.
+    press(&b, "Play online with a friend");
+    let field = ElementHandle::find_by_accessible_label(&b.window, "Join with a code or link")
+        .find(|h| h.accessible_role() == Some(i_slint_backend_testing::AccessibleRole::TextInput))
+        .expect("the code field");
+    field.set_accessible_value(format!("{} {}", &code[..3], &code[3..]).to_lowercase());
+    press(&b, "Join");
+    until(&[&a, &b], "both boards", || {
+        screen(&a) == "game" && screen(&b) == "game"
+    });
+    assert!(a.window.global::<App>().get_online());
+    assert!(a
+        .window
+        .global::<App>()
+        .get_opponent_line()
+        .contains("is here"));
+
+    // The scholar's mate, tap by tap.
+    let game = [
+        (&a, "e2", "e4"),
+        (&b, "e7", "e5"),
+        (&a, "f1", "c4"),
+        (&b, "b8", "c6"),
+        (&a, "d1", "h5"),
+        (&b, "g8", "f6"),
+        (&a, "h5", "f7"),
+    ];
+    for (i, (who, from, to)) in game.iter().enumerate() {
+        tap(who, from);
+        tap(who, to);
+        until(&[&a, &b], &format!("move {}", i + 1), || {
+            moves(&a).len() == i + 1 && moves(&b).len() == i + 1
+        });
+    }
+    assert_eq!(
+        moves(&b),
+        ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]
+    );
+    until(&[&a, &b], "the result", || {
+        a.window.global::<App>().get_game_over() && b.window.global::<App>().get_game_over()
+    });
+    assert_eq!(a.window.global::<App>().get_result_title(), "You win");
+    assert_eq!(b.window.global::<App>().get_result_title(), "You lose");
+    assert_eq!(a.window.global::<App>().get_result_reason(), "checkmate");
+
+    // A move out of turn by taps does nothing: B's board stays as it is.
+    tap(&b, "a7");
+    tap(&b, "a6");
+    assert_eq!(moves(&b).len(), 7);
+}
