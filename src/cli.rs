@@ -41,6 +41,13 @@ usage:
       draws and losses counted for A (--white); --moves adds each game's moves and last position;
       --start FILE plays each pair of games from the next position text of FILE (one a line);
       --idle-plies N scores a game as a draw once no piece has left the board for N plies
+  takhte online-bot --server ADDR (--create GAME | --join CODE) [--clock M+S]
+                    [--colour white|black|random] [--public] [--level N] [--movetime MS]
+                    [--delay MS] [--name NAME]
+      play one online game through a game server with a computer level (1-6, default 3);
+      prints the game's code as soon as it is known, then the moves and how the game ended
+  takhte takhte://join/CODE
+      open the app and join the online game of an invite link
   takhte help
       this text
 
@@ -51,6 +58,134 @@ e2^ (sapper action). --seed lays the mines of a new minesweeper game (default 0)
 --dir is the data folder (default: TAKHTE_DATA_DIR, else the platform's per-user data folder).
 The outcome is `ongoing`, or `draw REASON`, `white-wins REASON`, `black-wins REASON`.
 ";
+
+/// `takhte online-bot`: one online game played by a computer level through the protocol.
+fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
+    use crate::net::bot::{self, BotConfig, BotRole};
+    use crate::net::protocol::{ClockSpec, ColourChoice, GameSettings};
+    let mut server = std::env::var(crate::net::SERVER_ENV).unwrap_or_default();
+    let mut create: Option<GameKind> = None;
+    let mut join: Option<String> = None;
+    let mut clock = None;
+    let mut colour = ColourChoice::Random;
+    let mut public = false;
+    let mut level = 3u8;
+    let mut movetime = 300u64;
+    let mut delay = 0u64;
+    let mut name = String::from("Bot");
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| Usage(format!("online-bot: {a} needs a value")))
+        };
+        match a.as_str() {
+            "--server" => server = value()?,
+            "--create" => {
+                let v = value()?;
+                create = Some(GameKind::parse(&v).ok_or_else(|| {
+                    Usage(format!("online-bot: unknown game '{v}' (chess, dice-chess, draughts, mine-chess)"))
+                })?);
+            }
+            "--join" => {
+                let v = value()?;
+                join = Some(
+                    crate::net::code::normalize(&v)
+                        .map_err(|e| Usage(format!("online-bot: '{v}': {e}")))?,
+                );
+            }
+            "--clock" => {
+                let v = value()?;
+                let (m, s) = v
+                    .split_once('+')
+                    .and_then(|(m, s)| Some((m.parse::<u64>().ok()?, s.parse::<u64>().ok()?)))
+                    .ok_or_else(|| Usage(format!("online-bot: --clock '{v}' is not MINUTES+SECONDS")))?;
+                clock = Some(ClockSpec {
+                    base_ms: m * 60_000,
+                    increment_ms: s * 1000,
+                });
+            }
+            "--colour" => {
+                colour = match value()?.as_str() {
+                    "white" => ColourChoice::White,
+                    "black" => ColourChoice::Black,
+                    "random" => ColourChoice::Random,
+                    v => return usage(format!("online-bot: --colour '{v}' (white, black, random)")),
+                }
+            }
+            "--public" => public = true,
+            "--level" => {
+                let v = value()?;
+                level = v
+                    .parse()
+                    .ok()
+                    .filter(|l| (1..=6).contains(l))
+                    .ok_or_else(|| Usage(format!("online-bot: --level '{v}' is not 1-6")))?;
+            }
+            "--movetime" => {
+                let v = value()?;
+                movetime = v
+                    .parse()
+                    .map_err(|_| Usage(format!("online-bot: --movetime '{v}' is not a number")))?;
+            }
+            "--delay" => {
+                let v = value()?;
+                delay = v
+                    .parse()
+                    .map_err(|_| Usage(format!("online-bot: --delay '{v}' is not a number")))?;
+            }
+            "--name" => name = value()?,
+            other => return usage(format!("online-bot: unknown option '{other}'")),
+        }
+    }
+    if server.trim().is_empty() {
+        return usage("online-bot: no server (--server ADDR or TAKHTE_SERVER)");
+    }
+    let role = match (create, join) {
+        (Some(kind), None) => BotRole::Create(GameSettings {
+            kind,
+            clock,
+            colour,
+            public,
+            position: None,
+        }),
+        (None, Some(code)) => BotRole::Join(code),
+        _ => return usage("online-bot: give --create GAME or --join CODE (one of them)"),
+    };
+    let config = BotConfig {
+        address: server,
+        token: crate::net::token::generate(),
+        name,
+        level,
+        movetime_ms: movetime,
+        delay_ms: delay,
+        role,
+        timeout: std::time::Duration::from_secs(6 * 3600),
+        on_code: Some(std::sync::Arc::new(|code: &str| {
+            let mut o = std::io::stdout();
+            let _ = writeln!(o, "code {code}");
+            let _ = o.flush();
+        })),
+        max_own_moves: None,
+    };
+    let report = bot::play(config).map_err(|e| Usage(format!("online-bot: {e}")))?;
+    let _ = writeln!(out, "moves {}", report.moves.join(" "));
+    match report.end {
+        Some(e) => {
+            let who = match e.winner {
+                Some(crate::rules::Side::White) => "white-wins",
+                Some(crate::rules::Side::Black) => "black-wins",
+                None => "draw",
+            };
+            let _ = writeln!(out, "{who} {}", e.reason);
+        }
+        None => {
+            let _ = writeln!(out, "unfinished");
+        }
+    }
+    Ok(())
+}
 
 /// A problem with the command line or its input: the one-line message for stderr.
 struct Usage(String);
@@ -77,6 +212,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Some("autoplay") => autoplay(&args[1..], out),
         Some("uci") => uci(&args[1..]),
         Some("match") => play_match(&args[1..], out),
+        Some("online-bot") => online_bot(&args[1..], out),
         Some(other) => usage(format!("unknown command '{other}' (try 'takhte help')")),
     };
     match result {

@@ -3,13 +3,17 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() {
-        std::process::exit(run_app());
+        std::process::exit(run_app(None));
+    }
+    // An invite link opens the app and joins its game.
+    if args.len() == 1 && args[0].starts_with(takhte::net::code::LINK_PREFIX) {
+        std::process::exit(run_app(Some(&args[0])));
     }
     let code = takhte::cli::run(&args, &mut std::io::stdout(), &mut std::io::stderr());
     std::process::exit(code);
 }
 
-fn run_app() -> i32 {
+fn run_app(link: Option<&str>) -> i32 {
     #[cfg(all(unix, not(target_os = "macos"), not(target_os = "android")))]
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         eprintln!("takhte: no display found; 'takhte screenshot' draws the app without one (see 'takhte help')");
@@ -22,6 +26,9 @@ fn run_app() -> i32 {
             return 1;
         }
     };
+    if let Some(link) = link {
+        app.open_link(link);
+    }
     match app.run() {
         Ok(()) => 0,
         Err(e) => {

@@ -33,7 +33,12 @@ async fn ws(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     State(hub): State<Arc<Hub>>,
 ) -> impl IntoResponse {
+    // Small buffers: the library's default is 128 KiB each way per connection, which at
+    // thousands of connections is most of the server's memory; our messages are a few KiB.
     upgrade
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
+        .max_write_buffer_size(HARD_LIMIT * 4)
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
         .on_upgrade(move |socket| crate::conn::run(socket, addr.ip(), hub))

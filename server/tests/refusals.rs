@@ -320,12 +320,12 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
         } => assert_eq!(f, face),
         o => panic!("{o:?}"),
     }
-    // Rolling again, and a move with another face, are refused.
+    // Rolling again rolls nothing (it is taken as a resend); a move with another face is
+    // refused.
     mover.send(&ClientMsg::Roll {
         code: code.clone(),
         ply: 0,
     });
-    assert_eq!(mover.error().0, ErrorCode::CannotRoll);
     let wrong = if face == 1 { 2 } else { 1 };
     mover.send(&mv(&code, 0, &format!("{wrong}:{pawn}")));
     assert_eq!(mover.error().0, ErrorCode::ForgedDie);
@@ -337,4 +337,9 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
     let (seq, moves) = snapshot(other, &code);
     assert!(moves.is_empty());
     assert_eq!(seq, 2, "seated + rolled, nothing else");
+    other.send(&ClientMsg::Open {
+        code: code.clone(),
+        since: None,
+    });
+    assert_eq!(other.state().rolled, Some(face), "the face stays the first roll");
 }

@@ -142,6 +142,13 @@ impl TakhteApp {
         s.movetime_ms = movetime_ms;
     }
 
+    /// Opens an invite link (`takhte://join/CODE`): the online screen, joining its game.
+    pub fn open_link(&self, link: &str) {
+        let mut s = self.state.borrow_mut();
+        s.open_online();
+        s.online_join(link);
+    }
+
     /// Shows the window and runs the event loop until it closes; the game is saved on the way out.
     pub fn run(&self) -> Result<(), slint::PlatformError> {
         let result = self.window.run();

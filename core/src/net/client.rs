@@ -101,7 +101,8 @@ impl ServerAddress {
     /// assert!(ServerAddress::parse("").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<ServerAddress, String> {
-        let t = text.trim();
+        let folded = super::code::latin_digits(text);
+        let t = folded.trim();
         if t.is_empty() {
             return Err("no server address".into());
         }
@@ -337,7 +338,7 @@ impl Worker {
                 self.joins.remove(code);
                 self.unconfirmed.retain(|(c, _), _| c != code);
             }
-            ClientMsg::Move { code, ply, .. } => {
+            ClientMsg::Move { code, ply, .. } | ClientMsg::Roll { code, ply } => {
                 self.unconfirmed.insert((code.clone(), *ply), m.clone());
             }
             ClientMsg::SetName { name } => self.name = name.clone(),
@@ -397,7 +398,10 @@ impl Worker {
         self.outbox.retain(|m| {
             !matches!(
                 m,
-                ClientMsg::Open { .. } | ClientMsg::Join { .. } | ClientMsg::Move { .. }
+                ClientMsg::Open { .. }
+                    | ClientMsg::Join { .. }
+                    | ClientMsg::Move { .. }
+                    | ClientMsg::Roll { .. }
             )
         });
         for m in first {
@@ -466,8 +470,20 @@ impl Worker {
                 if let Some(entry) = self.open.get_mut(code) {
                     *entry = Some(entry.map_or(*seq, |s| s.max(*seq)));
                 }
-                if let super::protocol::GameEvent::Moved { ply, .. } = event {
-                    self.unconfirmed.remove(&(code.clone(), *ply));
+                match event {
+                    super::protocol::GameEvent::Moved { ply, .. } => {
+                        self.unconfirmed.remove(&(code.clone(), *ply));
+                    }
+                    super::protocol::GameEvent::Rolled { ply, .. } => {
+                        // The roll is confirmed; a move for this ply may still be waiting.
+                        if matches!(
+                            self.unconfirmed.get(&(code.clone(), *ply)),
+                            Some(ClientMsg::Roll { .. })
+                        ) {
+                            self.unconfirmed.remove(&(code.clone(), *ply));
+                        }
+                    }
+                    _ => {}
                 }
             }
             ServerMsg::Error {
@@ -592,6 +608,7 @@ mod tests {
         );
         assert!(ServerAddress::parse("localhost:port").is_err());
         assert!(ServerAddress::parse("ftp://x").is_err());
+        assert_eq!(ServerAddress::parse("۱۲۷.۰.۰.۱:۷۸۷۸").unwrap().url(), "ws://127.0.0.1:7878/ws");
     }
 
     #[test]

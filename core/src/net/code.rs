@@ -56,10 +56,28 @@ impl std::fmt::Display for CodeError {
 
 impl std::error::Error for CodeError {}
 
-/// Reads what a user typed or pasted: a code (any case, with spaces or dashes), or a link
-/// ending in `/join/CODE`. Returns the code in capitals.
+/// Latin digits for Persian (۰–۹) and Arabic-Indic (٠–٩) ones, so that a code or an address
+/// typed on a Persian keyboard reads.
+///
+/// ```
+/// use takhte_core::net::code::latin_digits;
+/// assert_eq!(latin_digits("K۷M۳QX ١٢"), "K7M3QX 12");
+/// ```
+pub fn latin_digits(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{06F0}'..='\u{06F9}' => char::from(b'0' + (c as u32 - 0x06F0) as u8),
+            '\u{0660}'..='\u{0669}' => char::from(b'0' + (c as u32 - 0x0660) as u8),
+            other => other,
+        })
+        .collect()
+}
+
+/// Reads what a user typed or pasted: a code (any case, with spaces or dashes, Persian digits
+/// too), or a link ending in `/join/CODE`. Returns the code in capitals.
 pub fn normalize(input: &str) -> Result<String, CodeError> {
-    let trimmed = input.trim();
+    let folded = latin_digits(input);
+    let trimmed = folded.trim();
     let tail = match trimmed.rfind("/join/") {
         Some(i) => &trimmed[i + "/join/".len()..],
         None => trimmed,
@@ -113,5 +131,6 @@ mod tests {
         assert_eq!(normalize("K7M3Q!"), Err(CodeError::Character('!')));
         assert_eq!(normalize("K7M3QÖ"), Err(CodeError::Character('Ö')));
         assert_eq!(normalize("takhte://join/K7M3QX?x=1").unwrap(), "K7M3QX");
+        assert_eq!(normalize("k۷m ۳qx").unwrap(), "K7M3QX");
     }
 }

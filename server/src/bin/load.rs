@@ -123,23 +123,8 @@ async fn player(
     shared.connected.fetch_add(1, Ordering::Relaxed);
     let mut game: Option<(String, AnyGame, takhte_core::rules::Side)> = None;
     let mut next_move: Option<tokio::time::Instant> = None;
-    let new_game = |ws: &mut Ws| {
-        let m = ClientMsg::Create {
-            settings: GameSettings {
-                kind: GameKind::Chess,
-                clock: None,
-                colour: ColourChoice::White,
-                public: false,
-                position: None,
-            },
-        };
-        let text = serde_json::to_string(&m).unwrap();
-        ws.send(Message::text(text))
-    };
-    if creator {
-        if new_game(&mut ws).await.is_err() {
-            return;
-        }
+    if creator && new_game(&mut ws).await.is_err() {
+        return;
     }
     let mut ping = tokio::time::interval(Duration::from_secs(5));
     loop {
@@ -222,6 +207,22 @@ async fn player(
             }
         }
     }
+}
+
+async fn new_game(ws: &mut Ws) -> Result<(), String> {
+    send(
+        ws,
+        &ClientMsg::Create {
+            settings: GameSettings {
+                kind: GameKind::Chess,
+                clock: None,
+                colour: ColourChoice::White,
+                public: false,
+                position: None,
+            },
+        },
+    )
+    .await
 }
 
 fn ply_of(g: &AnyGame) -> u32 {
