@@ -4,7 +4,10 @@
 #[test]
 fn every_scene_draws_in_both_languages() {
     let dir = tempfile::tempdir().unwrap();
-    for scene in takhte::ui::screenshot::SCENES {
+    let all = takhte::ui::screenshot::SCENES
+        .iter()
+        .chain(takhte::ui::demo::SCENES.iter());
+    for scene in all {
         for (lang, size) in [
             (takhte::i18n::Lang::En, (360, 640)),
             (takhte::i18n::Lang::Fa, (1024, 700)),
