@@ -149,6 +149,8 @@ fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
             colour,
             public,
             position: None,
+            spectators: false,
+            audience: false,
         }),
         (None, Some(code)) => BotRole::Join(code),
         _ => return usage("online-bot: give --create GAME or --join CODE (one of them)"),

@@ -327,6 +327,23 @@ impl Conn {
             ClientMsg::Abort { code } => self.hub.command(&actor, &code, Command::Abort).await,
             ClientMsg::ClaimWin { code } => self.hub.command(&actor, &code, Command::ClaimWin).await,
             ClientMsg::Rematch { code } => self.hub.command(&actor, &code, Command::Rematch).await,
+            ClientMsg::Watch { code, since } => {
+                let r = self.hub.watch(&self.conn, &actor, &code, since).await;
+                if r.is_ok() {
+                    self.open.insert(code);
+                }
+                r
+            }
+            ClientMsg::Suggest { code, ply, mv } => {
+                self.hub.suggest(&self.conn, &actor, &code, ply, &mv).await
+            }
+            ClientMsg::LiveGames => match self.hub.live_games().await {
+                Ok(games) => {
+                    self.conn.send_msg(&ServerMsg::LiveGames { games });
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
         };
         if let Err(r) = result {
             self.refused(r, game.as_deref());

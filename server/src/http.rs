@@ -76,6 +76,7 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io:
         loop {
             every.tick().await;
             ticker.tick().await;
+            ticker.flush_crowds().await;
         }
     });
     let evictor = Arc::clone(&hub);

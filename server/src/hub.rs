@@ -16,11 +16,12 @@ use tokio::sync::{mpsc, Notify};
 
 use takhte_core::net::code;
 use takhte_core::net::protocol::{
-    ErrorCode, GameEvent, GameSettings, GameSummary, LobbyEntry, ServerMsg,
+    Crowd, ErrorCode, GameEvent, GameSettings, GameSummary, LiveEntry, LobbyEntry, ServerMsg,
+    Tally,
 };
 use takhte_core::rules::Side;
 
-use crate::game::{Actor, Command, Context, Live, Refusal, Stage};
+use crate::game::{Actor, Command, Context, Live, Refusal, Stage, WatchView};
 use crate::store::{Storage, StoreError, Write};
 use crate::{log, now_ms};
 
@@ -41,6 +42,12 @@ pub struct Config {
     pub recent_events: usize,
     /// How long an opponent must be gone before the win can be claimed.
     pub claim_after_ms: u64,
+    /// Spectators one game may have.
+    pub max_spectators: usize,
+    /// Suggestions (first one and changes) one spectator may make for one move.
+    pub max_suggestions: u32,
+    /// The shortest time between two messages of spectator counts and suggestion tallies.
+    pub crowd_every_ms: u64,
 }
 
 impl Default for Config {
@@ -53,6 +60,9 @@ impl Default for Config {
             idle_ms: 60_000,
             recent_events: 256,
             claim_after_ms: takhte_core::net::CLAIM_AFTER_MS,
+            max_spectators: 5_000,
+            max_suggestions: 10,
+            crowd_every_ms: 250,
         }
     }
 }
@@ -95,6 +105,9 @@ pub fn to_text(msg: &ServerMsg) -> Arc<str> {
 struct Sub {
     conn: ConnHandle,
     seat: Option<Side>,
+    /// Watching as a spectator (not a player's own connection).
+    spectator: bool,
+    token_hash: String,
 }
 
 struct RoomInner {
@@ -106,6 +119,15 @@ struct RoomInner {
     recent: VecDeque<(u64, Arc<str>)>,
     /// When the room last had a subscriber or a change.
     touched_ms: u64,
+    /// The spectators' suggestions for the move now, by token hash.
+    suggestions: HashMap<String, String>,
+    /// How many times each spectator suggested for the move now.
+    changes: HashMap<String, u32>,
+    /// The spectator count or the tally changed since they were last sent.
+    count_dirty: bool,
+    tally_dirty: bool,
+    /// When they were last sent.
+    flushed_ms: u64,
 }
 
 /// One game in memory.
@@ -114,6 +136,8 @@ pub struct Room {
     inner: tokio::sync::Mutex<RoomInner>,
     /// When the running clock's flag falls (0: none), for the ticker.
     deadline_ms: AtomicU64,
+    /// Spectator counts or suggestions wait to be sent.
+    crowd_dirty: std::sync::atomic::AtomicBool,
 }
 
 impl RoomInner {
@@ -126,6 +150,77 @@ impl RoomInner {
 
     fn online(&self, seat: Side) -> bool {
         self.subs.values().any(|s| s.seat == Some(seat))
+    }
+
+    /// Spectators watching (each player token once).
+    fn spectators(&self) -> u32 {
+        let tokens: std::collections::HashSet<&str> = self
+            .subs
+            .values()
+            .filter(|s| s.spectator)
+            .map(|s| s.token_hash.as_str())
+            .collect();
+        tokens.len() as u32
+    }
+
+    /// The suggestions for the move now, most chosen first.
+    fn crowd(&self) -> Option<Crowd> {
+        if self.suggestions.is_empty() {
+            return None;
+        }
+        let mut counts: HashMap<&str, u32> = HashMap::new();
+        for mv in self.suggestions.values() {
+            *counts.entry(mv.as_str()).or_insert(0) += 1;
+        }
+        let mut tally: Vec<Tally> = counts
+            .into_iter()
+            .map(|(mv, count)| Tally {
+                mv: mv.to_string(),
+                count,
+            })
+            .collect();
+        tally.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
+        Some(Crowd {
+            tally,
+            voters: self.suggestions.len() as u32,
+        })
+    }
+
+    /// Whether a connection may see the suggestions now: a spectator, or in an audience game
+    /// the player to move.
+    fn sees_suggestions(&self, seat: Option<Side>, spectator: bool) -> bool {
+        spectator
+            || (self.live.rec.settings.audience
+                && seat == Some(self.live.game().side_to_move())
+                && self.live.rec.end.is_none())
+    }
+
+    fn watch_view(&self, seat: Option<Side>, spectator: bool, token_hash: &str) -> WatchView {
+        WatchView {
+            spectators: self.spectators(),
+            suggestions: if self.sees_suggestions(seat, spectator) {
+                self.crowd()
+            } else {
+                None
+            },
+            yours: if spectator {
+                self.suggestions.get(token_hash).cloned()
+            } else {
+                None
+            },
+        }
+    }
+
+    /// Drops the suggestions that no longer fit the game (a move was played, or the die rolled).
+    fn prune_suggestions(&mut self) {
+        let ply = self.live.rec.moves.len() as u32;
+        let live = &self.live;
+        let before = self.suggestions.len();
+        self.suggestions
+            .retain(|_, mv| live.check_suggestion(ply, mv).is_ok());
+        if self.suggestions.len() != before {
+            self.tally_dirty = true;
+        }
     }
 }
 
@@ -244,12 +339,18 @@ impl Hub {
         let room = Arc::new(Room {
             code: live.rec.code.clone(),
             deadline_ms: AtomicU64::new(live.rec.deadline_ms().unwrap_or(0)),
+            crowd_dirty: std::sync::atomic::AtomicBool::new(false),
             inner: tokio::sync::Mutex::new(RoomInner {
                 live,
                 subs: HashMap::new(),
                 away,
                 recent: VecDeque::new(),
                 touched_ms: now,
+                suggestions: HashMap::new(),
+                changes: HashMap::new(),
+                count_dirty: false,
+                tally_dirty: false,
+                flushed_ms: 0,
             }),
         });
         rooms.insert(room.code.clone(), Arc::clone(&room));
@@ -301,10 +402,8 @@ impl Hub {
                 Ok(()) => {
                     let room = self.install(live);
                     let mut inner = room.inner.lock().await;
-                    self.subscribe(&room, &mut inner, conn, Some(actor));
-                    let seat = inner.live.rec.seat_of(&actor.token_hash);
-                    let state = inner.live.state_for(seat, inner.presence(now_ms()), now_ms());
-                    conn.send_msg(&ServerMsg::State { state });
+                    self.subscribe(&room, &mut inner, conn, actor, false);
+                    self.catch_up(&inner, conn, actor, None);
                     return Ok(room.code.clone());
                 }
                 Err(StoreError::Conflict) => continue,
@@ -317,18 +416,32 @@ impl Hub {
         })
     }
 
-    /// Adds `conn` to the room's connections (with its seat, if it sits there) and tells the
-    /// others if the player came back.
-    fn subscribe(&self, room: &Room, inner: &mut RoomInner, conn: &ConnHandle, actor: Option<&Actor>) {
-        let seat = actor.and_then(|a| inner.live.rec.seat_of(&a.token_hash));
+    /// Adds `conn` to the room's connections (with its seat, if it sits there, or as a
+    /// spectator) and tells the others if the player came back.
+    fn subscribe(
+        &self,
+        room: &Room,
+        inner: &mut RoomInner,
+        conn: &ConnHandle,
+        actor: &Actor,
+        spectator: bool,
+    ) {
+        let seat = inner.live.rec.seat_of(&actor.token_hash);
         let was_online = seat.map(|s| inner.online(s));
+        let spectator = spectator && seat.is_none();
         inner.subs.insert(
             conn.id,
             Sub {
                 conn: conn.clone(),
                 seat,
+                spectator,
+                token_hash: actor.token_hash.clone(),
             },
         );
+        if spectator {
+            inner.count_dirty = true;
+            room.crowd_dirty.store(true, Ordering::Relaxed);
+        }
         inner.touched_ms = now_ms();
         if let (Some(s), Some(false)) = (seat, was_online) {
             inner.away[s.index()] = None;
@@ -348,6 +461,10 @@ impl Hub {
             return;
         };
         inner.touched_ms = now_ms();
+        if sub.spectator {
+            inner.count_dirty = true;
+            room.crowd_dirty.store(true, Ordering::Relaxed);
+        }
         if let Some(s) = sub.seat {
             if !inner.online(s) {
                 inner.away[s.index()] = Some(now_ms());
@@ -380,14 +497,168 @@ impl Hub {
                 message: "you do not sit at this game".into(),
             });
         }
-        self.subscribe(&room, &mut inner, conn, Some(actor));
-        self.catch_up(&inner, conn, seat, since);
+        self.subscribe(&room, &mut inner, conn, actor, false);
+        self.catch_up(&inner, conn, actor, since);
         Ok(())
+    }
+
+    /// Watches a game as a spectator (a player of the game opens it instead).
+    pub async fn watch(
+        &self,
+        conn: &ConnHandle,
+        actor: &Actor,
+        code: &str,
+        since: Option<u64>,
+    ) -> Result<(), Refusal> {
+        let room = self.room(code).await?;
+        let mut inner = room.inner.lock().await;
+        if inner.live.rec.seat_of(&actor.token_hash).is_some() {
+            self.subscribe(&room, &mut inner, conn, actor, false);
+            self.catch_up(&inner, conn, actor, since);
+            return Ok(());
+        }
+        if !inner.live.rec.settings.spectators {
+            return Err(Refusal {
+                code: ErrorCode::NoSpectators,
+                message: "the players of this game do not allow spectators".into(),
+            });
+        }
+        let already = inner.subs.get(&conn.id).is_some_and(|s| s.spectator);
+        if !already && inner.spectators() as usize >= self.config.max_spectators {
+            return Err(Refusal {
+                code: ErrorCode::TooManySpectators,
+                message: format!("this game has {} spectators already", self.config.max_spectators),
+            });
+        }
+        self.subscribe(&room, &mut inner, conn, actor, true);
+        self.catch_up(&inner, conn, actor, since);
+        Ok(())
+    }
+
+    /// A spectator's suggestion for the move at `ply`.
+    pub async fn suggest(
+        &self,
+        conn: &ConnHandle,
+        actor: &Actor,
+        code: &str,
+        ply: u32,
+        mv: &str,
+    ) -> Result<(), Refusal> {
+        let room = self.room(code).await?;
+        let mut inner = room.inner.lock().await;
+        match inner.subs.get(&conn.id) {
+            Some(s) if s.spectator => {}
+            Some(_) => {
+                return Err(Refusal {
+                    code: ErrorCode::NotWatching,
+                    message: "players do not suggest moves".into(),
+                })
+            }
+            None => {
+                return Err(Refusal {
+                    code: ErrorCode::NotWatching,
+                    message: "watch the game before suggesting a move".into(),
+                })
+            }
+        }
+        let text = inner.live.check_suggestion(ply, mv)?;
+        if inner.suggestions.get(&actor.token_hash) == Some(&text) {
+            return Err(Refusal {
+                code: ErrorCode::DuplicateSuggestion,
+                message: format!("you suggest {text} already"),
+            });
+        }
+        let n = inner.changes.get(&actor.token_hash).copied().unwrap_or(0);
+        if n >= self.config.max_suggestions {
+            return Err(Refusal {
+                code: ErrorCode::TooManySuggestions,
+                message: format!("at most {} suggestions a move", self.config.max_suggestions),
+            });
+        }
+        inner.changes.insert(actor.token_hash.clone(), n + 1);
+        inner.suggestions.insert(actor.token_hash.clone(), text);
+        inner.tally_dirty = true;
+        room.crowd_dirty.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Sends the spectator counts and suggestion tallies that changed, at most every
+    /// `crowd_every_ms` per game: one message, serialized once, for all its connections.
+    pub async fn flush_crowds(&self) {
+        let now = now_ms();
+        let dirty: Vec<Arc<Room>> = self
+            .rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .filter(|r| r.crowd_dirty.load(Ordering::Relaxed))
+            .cloned()
+            .collect();
+        for room in dirty {
+            let mut inner = room.inner.lock().await;
+            if now.saturating_sub(inner.flushed_ms) < self.config.crowd_every_ms {
+                continue;
+            }
+            room.crowd_dirty.store(false, Ordering::Relaxed);
+            inner.flushed_ms = now;
+            if std::mem::take(&mut inner.count_dirty) {
+                let msg = to_text(&ServerMsg::Crowd {
+                    code: room.code.clone(),
+                    spectators: inner.spectators(),
+                });
+                for sub in inner.subs.values() {
+                    sub.conn.send(Arc::clone(&msg));
+                }
+            }
+            if std::mem::take(&mut inner.tally_dirty) {
+                let msg = to_text(&ServerMsg::Suggestions {
+                    code: room.code.clone(),
+                    ply: inner.live.rec.moves.len() as u32,
+                    crowd: inner.crowd().unwrap_or_default(),
+                });
+                for sub in inner.subs.values() {
+                    if inner.sees_suggestions(sub.seat, sub.spectator) {
+                        sub.conn.send(Arc::clone(&msg));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The public games in play that may be watched, most watched first.
+    pub async fn live_games(&self) -> Result<Vec<LiveEntry>, Refusal> {
+        let recs = self
+            .store
+            .at_stage(Stage::Playing, true, 200)
+            .await
+            .map_err(store_refusal)?;
+        let mut out = Vec::new();
+        for rec in recs {
+            if !rec.settings.spectators {
+                continue;
+            }
+            let room = self.rooms.lock().expect("rooms lock").get(&rec.code).cloned();
+            let entry = match room {
+                Some(r) => {
+                    let inner = r.inner.lock().await;
+                    inner.live.live_entry(inner.spectators())
+                }
+                None => match Live::from_record(rec) {
+                    Ok(l) => l.live_entry(0),
+                    Err(_) => continue,
+                },
+            };
+            out.push(entry);
+        }
+        out.sort_by(|a, b| b.spectators.cmp(&a.spectators).then(b.plies.cmp(&a.plies)));
+        Ok(out)
     }
 
     /// Sends a connection what it missed since event `since`: the events themselves when all
     /// are still in memory, else the whole state.
-    fn catch_up(&self, inner: &RoomInner, conn: &ConnHandle, seat: Option<Side>, since: Option<u64>) {
+    fn catch_up(&self, inner: &RoomInner, conn: &ConnHandle, actor: &Actor, since: Option<u64>) {
+        let seat = inner.live.rec.seat_of(&actor.token_hash);
+        let spectator = inner.subs.get(&conn.id).is_some_and(|s| s.spectator);
         let seq = inner.live.rec.seq;
         if let Some(since) = since {
             if since == seq {
@@ -404,7 +675,8 @@ impl Hub {
             }
         }
         let now = now_ms();
-        let state = inner.live.state_for(seat, inner.presence(now), now);
+        let view = inner.watch_view(seat, spectator, &actor.token_hash);
+        let state = inner.live.state_for(seat, inner.presence(now), now, &view);
         conn.send_msg(&ServerMsg::State { state });
     }
 
@@ -446,11 +718,10 @@ impl Hub {
         }
         let mut inner = room.inner.lock().await;
         self.apply_locked(&room, &mut inner, actor, Command::Join).await?;
-        self.subscribe(&room, &mut inner, conn, Some(actor));
-        let seat = inner.live.rec.seat_of(&actor.token_hash);
-        let now = now_ms();
-        let state = inner.live.state_for(seat, inner.presence(now), now);
-        conn.send_msg(&ServerMsg::State { state });
+        // A spectator who takes the free seat is a player now.
+        inner.subs.remove(&conn.id);
+        self.subscribe(&room, &mut inner, conn, actor, false);
+        self.catch_up(&inner, conn, actor, None);
         Ok(())
     }
 
@@ -479,6 +750,7 @@ impl Hub {
             now_ms: now,
             opponent_away_ms: away,
             claim_after_ms: self.config.claim_after_ms,
+            crowd: inner.crowd(),
         };
         let (events, effects) = next.apply(actor, cmd, &ctx, &mut rng)?;
         if events.is_empty() {
@@ -505,6 +777,7 @@ impl Hub {
             return Err(store_refusal(e));
         }
         let first_seq = inner.live.rec.seq + 1;
+        let ply_before = inner.live.rec.moves.len();
         inner.live = next;
         room.deadline_ms
             .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
@@ -514,6 +787,17 @@ impl Hub {
             }
         }
         self.publish(room, inner, first_seq, events);
+        if inner.live.rec.moves.len() != ply_before || inner.live.rec.end.is_some() {
+            // A move was played: its suggestions went out with it.
+            inner.suggestions.clear();
+            inner.changes.clear();
+            inner.tally_dirty = false;
+        } else {
+            inner.prune_suggestions();
+            if inner.tally_dirty {
+                room.crowd_dirty.store(true, Ordering::Relaxed);
+            }
+        }
         Ok(())
     }
 

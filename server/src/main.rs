@@ -21,6 +21,8 @@ usage: takhte-server [OPTIONS]
   --msgs-per-sec N         messages a connection may send per second on average (default 10)
   --claim-after-ms N       how long an opponent must be gone before the win can be claimed
                            (default 60000)
+  --max-spectators N       spectators one game may have (default 5000)
+  --max-suggestions N      suggestions one spectator may make for one move (default 10)
   --help                   this text
 
 The line 'takhte-server: listening on ADDR' on standard output says the server is ready.";
@@ -64,6 +66,8 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
                 out.config.msg_burst = (3 * n) as f64;
             }
             "--claim-after-ms" => out.config.claim_after_ms = number(a, value(a)?)? as u64,
+            "--max-spectators" => out.config.max_spectators = number(a, value(a)?)?,
+            "--max-suggestions" => out.config.max_suggestions = number(a, value(a)?)? as u32,
             other => return Err(format!("unknown option '{other}' (see --help)")),
         }
     }

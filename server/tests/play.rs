@@ -25,6 +25,8 @@ fn open(addr: &str, kind: GameKind, clock: Option<ClockSpec>, position: Option<&
             colour: ColourChoice::White,
             public: false,
             position: position.map(String::from),
+            spectators: false,
+            audience: false,
         },
     });
     let code = w.state().code;
@@ -191,6 +193,8 @@ fn the_lobby_lists_open_public_games_and_my_games_lists_mine() {
             colour: ColourChoice::Random,
             public: true,
             position: None,
+            spectators: false,
+            audience: false,
         },
     });
     let public = a.state().code;

@@ -170,6 +170,8 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
             colour: ColourChoice::White,
             public: false,
             position: None,
+            spectators: false,
+            audience: false,
         },
         GameSettings {
             kind: GameKind::MineChess,
@@ -177,6 +179,8 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
             colour: ColourChoice::White,
             public: false,
             position: Some("rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq d5,e6,a4,h7 -".into()),
+            spectators: false,
+            audience: false,
         },
         GameSettings {
             kind: GameKind::Chess,
@@ -184,6 +188,8 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
             colour: ColourChoice::White,
             public: false,
             position: Some("not a position".into()),
+            spectators: false,
+            audience: false,
         },
     ] {
         r.send(&ClientMsg::Create { settings: s });

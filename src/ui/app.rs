@@ -245,6 +245,8 @@ impl TakhteApp {
         on!(on_set_server, |s, text: SharedString| s.set_server(&text));
         on!(on_set_name, |s, text: SharedString| s.set_name(&text));
         on!(on_claim_win, |s| s.claim_win());
+        on!(on_open_live, |s| s.open_live());
+        on!(on_online_watch, |s, text: SharedString| s.online_watch(&text));
         on!(on_abort_game, |s| s.abort_game());
     }
 }
@@ -817,6 +819,12 @@ impl AppState {
         if app.get_squares().row_count() == 0 {
             app.set_squares(ModelRc::from(Rc::clone(&self.squares)));
         }
+        let i18n = &self.i18n;
+        app.set_arrows(ModelRc::new(VecModel::from(board_model::arrows(
+            &view,
+            |n| i18n.number(n),
+        ))));
+        app.set_crowd_line(self.crowd_text(&view).into());
 
         self.refresh_online_board();
         let Some(c) = &self.controller else { return };
@@ -833,6 +841,9 @@ impl AppState {
                 )
             }
             Opponent::PassAndPlay | Opponent::Online { .. } => self.game_name(kind),
+            Opponent::Watching => self
+                .i18n
+                .tr_args("online-watching-title", &[("game", self.game_name(kind))]),
         };
         app.set_title(title.into());
         app.set_status(self.i18n.status(&view.status).into());
@@ -923,6 +934,10 @@ impl AppState {
                 (Opponent::Computer { .. }, Some(_)) => self.tr("result-you-lose"),
                 (Opponent::Online { me }, Some(w)) if w == me => self.tr("result-you-win"),
                 (Opponent::Online { .. }, Some(_)) => self.tr("result-you-lose"),
+                (Opponent::Watching, Some(w)) => self.tr(&format!(
+                    "result-{}",
+                    side_key(w).trim_start_matches("side-")
+                )),
                 (Opponent::PassAndPlay, Some(w)) => self.tr(&format!(
                     "result-{}",
                     side_key(w).trim_start_matches("side-")
@@ -948,6 +963,48 @@ impl AppState {
         self.last_view = Some(view);
     }
 
+    /// A move's notation kept left to right inside right-to-left text (a Unicode isolate).
+    fn isolate(&self, text: &str) -> String {
+        if self.i18n.lang().rtl() {
+            format!("\u{2066}{text}\u{2069}")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// The line about the spectators' suggestions, in the user's language.
+    fn crowd_text(&self, view: &View) -> String {
+        use crate::game::view::CrowdLine;
+        match &view.crowd {
+            None => String::new(),
+            Some(CrowdLine::Suggested { items, voters }) => {
+                let sep = self.tr("list-separator");
+                let list = items
+                    .iter()
+                    .map(|(mv, n)| {
+                        self.i18n.tr_args(
+                            "crowd-item",
+                            &[("move", self.isolate(mv)), ("count", self.i18n.number(*n))],
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(&sep);
+                self.i18n.tr_args(
+                    "crowd-suggested",
+                    &[("list", list), ("voters", self.i18n.number(*voters))],
+                )
+            }
+            Some(CrowdLine::Played { mv, matched, voters }) => self.i18n.tr_args(
+                "crowd-played",
+                &[
+                    ("move", self.isolate(mv)),
+                    ("matched", self.i18n.number(*matched)),
+                    ("voters", self.i18n.number(*voters)),
+                ],
+            ),
+        }
+    }
+
     fn piece_pixels(&self, ui: &MainWindow, ranks: u8) -> u32 {
         let size = ui.window().size();
         let scale = ui.window().scale_factor().max(1.0);
@@ -957,7 +1014,7 @@ impl AppState {
 
     fn side_info(&self, view: &View, c: &Controller, side: Side) -> SideInfo {
         let name = match c.opponent() {
-            Opponent::Online { .. } => self
+            Opponent::Online { .. } | Opponent::Watching => self
                 .online_side_name(side)
                 .unwrap_or_else(|| self.tr(side_key(side))),
             Opponent::Computer { human, .. } if human != side => format!(

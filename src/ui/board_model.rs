@@ -289,3 +289,54 @@ mod tests {
         }
     }
 }
+
+/// The arrows of the spectators' suggestions, in the board's cell units (display orientation):
+/// the shaft from the centre of the first square towards the last, a head at the end, and
+/// the count beside the head.
+pub fn arrows(view: &View, number: impl Fn(u32) -> String) -> Vec<super::ArrowData> {
+    view.arrows
+        .iter()
+        .map(|a| {
+            let centre = |sq: Square| {
+                let (c, r) = display_cell(sq, view.ranks, view.flipped);
+                (c as f32 + 0.5, r as f32 + 0.5)
+            };
+            let (x1, y1) = centre(a.from);
+            let (x2, y2) = centre(a.to);
+            let (dx, dy) = (x2 - x1, y2 - y1);
+            let len = (dx * dx + dy * dy).sqrt().max(0.01);
+            let (ux, uy) = (dx / len, dy / len);
+            let head = 0.36_f32.min(len * 0.5);
+            let tip = (x2 - ux * 0.08, y2 - uy * 0.08);
+            let base = (tip.0 - ux * head, tip.1 - uy * head);
+            let half = if a.strong { 0.26 } else { 0.21 };
+            let (px, py) = (-uy * half, ux * half);
+            super::ArrowData {
+                shaft: format!(
+                    "M {:.3} {:.3} L {:.3} {:.3}",
+                    x1 + ux * 0.2,
+                    y1 + uy * 0.2,
+                    base.0,
+                    base.1
+                )
+                .into(),
+                head: format!(
+                    "M {:.3} {:.3} L {:.3} {:.3} L {:.3} {:.3} Z",
+                    tip.0,
+                    tip.1,
+                    base.0 + px,
+                    base.1 + py,
+                    base.0 - px,
+                    base.1 - py
+                )
+                .into(),
+                label: number(a.count).into(),
+                label_x: base.0 + px * 1.5,
+                label_y: base.1 + py * 1.5,
+                strong: a.strong,
+                faint: a.faint,
+                own: a.own,
+            }
+        })
+        .collect()
+}

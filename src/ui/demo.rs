@@ -8,7 +8,8 @@ use slint::ComponentHandle;
 use crate::i18n::Lang;
 use crate::net::client::{ClientEvent, ConnState};
 use crate::net::protocol::{
-    ClockSpec, ClockState, GameState, LobbyEntry, PlyView, SeatView, ServerMsg,
+    ClockSpec, ClockState, Crowd, GameState, LiveEntry, LobbyEntry, PlyView, SeatView, ServerMsg,
+    Tally,
 };
 use crate::net::public::public_text;
 use crate::rules::{AnyGame, GameKind, Side};
@@ -18,12 +19,14 @@ use super::online::Pending;
 use super::{App, TakhteApp};
 
 /// The online scenes.
-pub const SCENES: [&str; 5] = [
+pub const SCENES: [&str; 7] = [
     "online-home",
     "online-create",
     "online-lobby",
     "online-waiting",
     "online-game",
+    "online-live-list",
+    "spectate",
 ];
 
 const SERVER: &str = "192.168.1.20:7878";
@@ -43,7 +46,14 @@ fn seat(name: Option<&str>, online: bool) -> SeatView {
     }
 }
 
-fn state(code: &str, kind: GameKind, moves: &[&str], you: Side, seats: [SeatView; 2], clock: Option<ClockSpec>) -> GameState {
+fn state(
+    code: &str,
+    kind: GameKind,
+    moves: &[&str],
+    you: Option<Side>,
+    seats: [SeatView; 2],
+    clock: Option<ClockSpec>,
+) -> GameState {
     let mut game = AnyGame::start(kind, 7);
     let start = public_text(&game);
     let mut plies = Vec::new();
@@ -64,7 +74,7 @@ fn state(code: &str, kind: GameKind, moves: &[&str], you: Side, seats: [SeatView
         clock,
         public: false,
         seats,
-        you: Some(you),
+        you,
         start,
         start_rolls: Vec::new(),
         plies,
@@ -78,6 +88,12 @@ fn state(code: &str, kind: GameKind, moves: &[&str], you: Side, seats: [SeatView
         rematch_offer: None,
         rematch: None,
         end: None,
+        spectators_allowed: true,
+        audience: false,
+        spectators: 0,
+        suggestions: None,
+        your_suggestion: None,
+        crowd: Vec::new(),
     }
 }
 
@@ -171,7 +187,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                 "K7M3QX",
                 GameKind::Chess,
                 &[],
-                Side::White,
+                Some(Side::White),
                 [seat(Some(me), true), seat(None, false)],
                 Some(ClockSpec {
                     base_ms: 180_000,
@@ -187,7 +203,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                 "K7M3QX",
                 GameKind::Chess,
                 &["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4"],
-                Side::Black,
+                Some(Side::Black),
                 [seat(Some(friend), true), seat(Some(me), true)],
                 Some(ClockSpec {
                     base_ms: 300_000,
@@ -204,6 +220,76 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                     Instant::now() - Duration::from_secs(17),
                 );
             }
+            s.refresh_game();
+        }
+        "online-live-list" => {
+            s.handle_net(ClientEvent::Msg(ServerMsg::LiveGames {
+                games: vec![
+                    LiveEntry {
+                        code: "K7M3QX".into(),
+                        kind: GameKind::Chess,
+                        clock: Some(ClockSpec {
+                            base_ms: 300_000,
+                            increment_ms: 0,
+                        }),
+                        players: [friend.into(), third.into()],
+                        plies: 23,
+                        spectators: 11,
+                    },
+                    LiveEntry {
+                        code: "H2N5RA".into(),
+                        kind: GameKind::DiceChess,
+                        clock: None,
+                        players: [fourth.into(), me.into()],
+                        plies: 8,
+                        spectators: 4,
+                    },
+                    LiveEntry {
+                        code: "Z6DKE9".into(),
+                        kind: GameKind::MineChess,
+                        clock: None,
+                        players: [third.into(), friend.into()],
+                        plies: 41,
+                        spectators: 0,
+                    },
+                ],
+            }));
+            s.refresh_online();
+            s.open("online-live");
+        }
+        "spectate" => {
+            s.online.pending = Pending::Watch("K7M3QX".into());
+            let mut st = state(
+                "K7M3QX",
+                GameKind::Chess,
+                &["e2e4", "e7e5", "f1c4", "b8c6"],
+                None,
+                [seat(Some(friend), true), seat(Some(third), true)],
+                Some(ClockSpec {
+                    base_ms: 300_000,
+                    increment_ms: 0,
+                }),
+            );
+            st.spectators = 11;
+            st.suggestions = Some(Crowd {
+                tally: vec![
+                    Tally {
+                        mv: "d1h5".into(),
+                        count: 5,
+                    },
+                    Tally {
+                        mv: "g1f3".into(),
+                        count: 4,
+                    },
+                    Tally {
+                        mv: "d2d3".into(),
+                        count: 2,
+                    },
+                ],
+                voters: 11,
+            });
+            st.your_suggestion = Some("g1f3".into());
+            s.handle_net(ClientEvent::Msg(ServerMsg::State { state: st }));
             s.refresh_game();
         }
         other => return Err(format!("unknown online scene '{other}'")),

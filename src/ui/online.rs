@@ -16,7 +16,7 @@ use crate::net::code;
 use crate::net::mirror::{Mirror, MirrorError};
 use crate::net::protocol::{
     ClientMsg, ClockSpec, CloseReason, ColourChoice, ErrorCode, GameEvent, GameSettings,
-    GameSummary, LobbyEntry, ServerMsg,
+    GameSummary, LiveEntry, LobbyEntry, ServerMsg,
 };
 use crate::net::SERVER_ENV;
 use crate::rules::{GameKind, Side};
@@ -37,6 +37,8 @@ pub enum Pending {
     Join(String),
     /// A game is being opened (from the list, a rematch, a link).
     Open(String),
+    /// A game is being watched.
+    Watch(String),
 }
 
 /// The app's online state.
@@ -50,6 +52,8 @@ pub struct Online {
     pub mirrors: HashMap<String, Mirror>,
     /// The lobby as last received.
     pub lobby: Vec<LobbyEntry>,
+    /// The live games as last received.
+    pub live: Vec<LiveEntry>,
     /// The games on the device.
     pub cache: OnlineGames,
     /// The game on the board.
@@ -75,6 +79,7 @@ impl Online {
             conn: ConnState::Failed(Fatal::BadAddress(String::new())),
             mirrors: HashMap::new(),
             lobby: Vec::new(),
+            live: Vec::new(),
             cache,
             current: None,
             waiting: None,
@@ -140,6 +145,11 @@ fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::RateLimited => "online-error-rate-limited",
         ErrorCode::Storage => "online-error-storage",
         ErrorCode::Protocol => "online-error-protocol",
+        ErrorCode::NoSpectators => "online-error-no-spectators",
+        ErrorCode::TooManySpectators => "online-error-too-many-spectators",
+        ErrorCode::NotWatching => "online-error-not-watching",
+        ErrorCode::TooManySuggestions => "online-error-too-many-suggestions",
+        ErrorCode::DuplicateSuggestion => "online-error-duplicate-suggestion",
         ErrorCode::BadMessage
         | ErrorCode::UnknownType
         | ErrorCode::HelloFirst
@@ -243,6 +253,10 @@ impl AppState {
                             self.online.error.clear();
                             self.open("online-waiting");
                         }
+                        Pending::Watch(c) if c == code => {
+                            self.online.error.clear();
+                            self.show_online_game(&code);
+                        }
                         Pending::Join(c) | Pending::Open(c) if c == code => {
                             self.online.error.clear();
                             if started || self.online.mirrors[&code].is_over() {
@@ -305,6 +319,20 @@ impl AppState {
                     }
                 }
                 ServerMsg::Lobby { games } => self.online.lobby = games,
+                ServerMsg::LiveGames { games } => self.online.live = games,
+                ServerMsg::Crowd { code, spectators } => {
+                    if let Some(m) = self.online.mirrors.get_mut(&code) {
+                        m.set_spectators(spectators);
+                    }
+                }
+                ServerMsg::Suggestions { code, ply, crowd } => {
+                    if let Some(m) = self.online.mirrors.get_mut(&code) {
+                        m.set_suggestions(ply, crowd);
+                    }
+                    if self.online.current.as_deref() == Some(code.as_str()) {
+                        self.sync_board(&code);
+                    }
+                }
                 ServerMsg::MyGames { games } => self.take_my_games(games),
                 ServerMsg::Error { error, code, .. } => {
                     let text = self.tr(error_key(error));
@@ -347,6 +375,7 @@ impl AppState {
         let Some(m) = self.online.mirrors.get(code) else {
             return;
         };
+        // A watched game is not the player's own.
         let Some(you) = m.you else { return };
         let server = self.online.address.clone();
         self.online
@@ -408,7 +437,7 @@ impl AppState {
         let Some(m) = self.online.mirrors.get(code) else {
             return;
         };
-        let Some(me) = m.you else { return };
+        let me = m.you;
         let state = m.online_state();
         let over = m.is_over();
         let Ok(c) = Controller::online(m.kind, m.start_rolls.clone(), me, &state, Arc::clone(&self.engine))
@@ -469,6 +498,17 @@ impl AppState {
                     code: code.clone(),
                     accept,
                 },
+                Outgoing::Suggest { ply, text } => {
+                    // Shown at once; the tally comes from the server.
+                    if let Some(m) = self.online.mirrors.get_mut(&code) {
+                        m.your_suggestion = Some(text.clone());
+                    }
+                    ClientMsg::Suggest {
+                        code: code.clone(),
+                        ply,
+                        mv: text,
+                    }
+                }
             };
             self.send(msg);
         }
@@ -529,16 +569,48 @@ impl AppState {
             1 => ColourChoice::Black,
             _ => ColourChoice::Random,
         };
+        let spectators = app.get_oc_spectators();
         let settings = GameSettings {
             kind,
             clock,
             colour,
             public: app.get_oc_public(),
             position: None,
+            spectators,
+            audience: spectators && app.get_oc_audience(),
         };
         self.online.error.clear();
         self.online.pending = Pending::Create;
         self.send(ClientMsg::Create { settings });
+        self.refresh_online();
+    }
+
+    /// The live games (asks the server again).
+    pub fn open_live(&mut self) {
+        self.online.error.clear();
+        self.send(ClientMsg::LiveGames);
+        self.open("online-live");
+    }
+
+    /// Watches a game by a typed code, a pasted link, or from the live list.
+    pub fn online_watch(&mut self, text: &str) {
+        match code::normalize(text) {
+            Ok(c) => {
+                self.online.error.clear();
+                self.online.pending = Pending::Watch(c.clone());
+                self.send(ClientMsg::Watch {
+                    code: c,
+                    since: None,
+                });
+            }
+            Err(e) => {
+                self.online.error = self.tr(match e {
+                    code::CodeError::Empty => "online-error-code-empty",
+                    code::CodeError::Length(_) => "online-error-code-length",
+                    code::CodeError::Character(_) => "online-error-code-character",
+                });
+            }
+        }
         self.refresh_online();
     }
 
@@ -773,6 +845,37 @@ impl AppState {
             })
             .collect();
         app.set_lobby(ModelRc::new(VecModel::from(lobby)));
+        let live: Vec<OnlineRow> = self
+            .online
+            .live
+            .iter()
+            .map(|e| OnlineRow {
+                code: e.code.clone().into(),
+                title: self
+                    .i18n
+                    .tr_args(
+                        "online-live-row-title",
+                        &[
+                            ("game", self.tr(&format!("game-{}", e.kind.name()))),
+                            ("white", self.player_name(Some(&e.players[0]))),
+                            ("black", self.player_name(Some(&e.players[1]))),
+                        ],
+                    )
+                    .into(),
+                line: self
+                    .i18n
+                    .tr_args(
+                        "online-live-row-line",
+                        &[
+                            ("move", self.i18n.number(e.plies / 2 + 1)),
+                            ("spectators", self.i18n.number(e.spectators)),
+                        ],
+                    )
+                    .into(),
+                highlight: false,
+            })
+            .collect();
+        app.set_live_games(ModelRc::new(VecModel::from(live)));
         if let Some(code) = &self.online.waiting {
             app.set_online_code(code.clone().into());
             app.set_online_code_spaced(format!("{} {}", &code[..3], &code[3..]).into());
@@ -818,6 +921,8 @@ impl AppState {
         let code = self.online.current.clone();
         let Some(m) = code.as_ref().and_then(|c| self.online.mirrors.get(c)) else {
             app.set_online(false);
+            app.set_watching(false);
+            app.set_spectators_line(SharedString::default());
             app.set_opponent_away(false);
             app.set_can_claim(false);
             app.set_can_abort(false);
@@ -825,7 +930,41 @@ impl AppState {
             return;
         };
         app.set_online(true);
+        app.set_watching(m.you.is_none());
+        app.set_spectators_line(
+            if m.spectators > 0 || m.audience {
+                let count = self.i18n.tr_args(
+                    "online-spectators",
+                    &[("n", self.i18n.number(m.spectators))],
+                );
+                if m.audience {
+                    self.i18n
+                        .tr_args("online-audience-game", &[("spectators", count)])
+                } else {
+                    count
+                }
+            } else {
+                String::new()
+            }
+            .into(),
+        );
         let now = Instant::now();
+        if m.you.is_none() {
+            // A spectator: no opponent of theirs, nothing to claim or abort.
+            let names = self.i18n.tr_args(
+                "online-watching-line",
+                &[
+                    ("white", self.player_name(m.seats[0].name.as_deref())),
+                    ("black", self.player_name(m.seats[1].name.as_deref())),
+                ],
+            );
+            app.set_opponent_line(names.into());
+            app.set_opponent_away(false);
+            app.set_can_claim(false);
+            app.set_can_abort(false);
+            app.set_rematch_line(SharedString::default());
+            return;
+        }
         let me = m.you.unwrap_or(Side::White);
         let opp = me.opponent();
         let name = self.player_name(m.seats[opp.index()].name.as_deref());

@@ -222,7 +222,12 @@ pub fn build(c: &Controller) -> View {
         Opponent::Online { me } => Some(me),
         _ => None,
     };
+    let watching = c.opponent() == Opponent::Watching;
     let buttons = match online {
+        None if watching => Buttons {
+            sapper: sapper_button && can,
+            ..Buttons::default()
+        },
         None => Buttons {
             undo: session.cursor() > 0 && !c.reviewing() && session.players_end().is_none(),
             redo: session.is_behind() && !c.reviewing(),
@@ -250,6 +255,19 @@ pub fn build(c: &Controller) -> View {
 
     let status = if let Some(n) = c.notice() {
         n.clone()
+    } else if watching && end.is_none() {
+        if !c.online_started() {
+            Status::new("status-waiting-opponent")
+        } else if c.reviewing() || session.is_behind() {
+            Status::new("status-watching-review")
+        } else {
+            match c.rolled() {
+                Some(face) => Status::new("status-watching-rolled")
+                    .arg("face", face.to_string())
+                    .arg("side", side_word(side)),
+                None => Status::new("status-watching-turn").arg("side", side_word(side)),
+            }
+        }
     } else if let (Some(_), None, false) = (online, end, c.online_started()) {
         Status::new("status-waiting-opponent")
     } else if let (Some(_), None, true) = (online, end, c.awaiting_server()) {
@@ -289,10 +307,16 @@ pub fn build(c: &Controller) -> View {
             Opponent::PassAndPlay => Status::new("status-turn").arg("side", side_word(side)),
             Opponent::Online { me } if me == side => Status::new("status-your-turn"),
             Opponent::Online { .. } => Status::new("status-their-turn"),
+            Opponent::Watching => Status::new("status-turn").arg("side", side_word(side)),
         }
     };
 
+    let (arrows, crowd) = crowd_view(c, online, watching);
+
     View {
+        arrows,
+        crowd,
+        watching,
         kind: session.kind(),
         ranks,
         squares: squares_view,
@@ -340,4 +364,86 @@ fn captures(game: &AnyGame, mv: &AnyMove) -> bool {
 #[allow(dead_code)]
 fn fog_squares(v: &mine::Visible) -> impl Iterator<Item = usize> {
     squares(v.fog())
+}
+
+/// The suggestions as arrows and as a line: for the move from the position at the cursor (the
+/// live suggestions, or in review those made before that move); at the live position with no
+/// suggestion yet, the last move compared with what had been suggested for it.
+fn crowd_view(
+    c: &Controller,
+    online: Option<Side>,
+    watching: bool,
+) -> (Vec<super::view::ArrowView>, Option<super::view::CrowdLine>) {
+    use super::annotate::describe;
+    use super::view::{ArrowView, CrowdLine};
+    let session = c.session();
+    let cursor = session.cursor();
+    let game = session.game();
+    let notation = |g: &AnyGame, text: &str| {
+        g.parse_move(text)
+            .map(|m| describe(g, &m).text)
+            .unwrap_or_else(|_| text.to_string())
+    };
+    if let Some(crowd) = c.crowd_at(cursor).filter(|c| !c.tally.is_empty()) {
+        let faint = online.is_some() && !watching;
+        let top = crowd.tally.first().map_or(0, |t| t.count);
+        let unique_top = crowd.tally.iter().filter(|t| t.count == top).count() == 1;
+        let mut arrows = Vec::new();
+        for t in crowd.tally.iter().take(6) {
+            let Ok(mv) = game.parse_move(&t.mv) else { continue };
+            let path = move_path(&mv);
+            let (Some(&from), Some(&last)) = (path.first(), path.last()) else { continue };
+            let to = match (&mv, game) {
+                (AnyMove::Mine(mine::Move::Sapper(p)), AnyGame::Mine(l)) => {
+                    l.position().sapper_target(*p).unwrap_or(last)
+                }
+                _ => last,
+            };
+            arrows.push(ArrowView {
+                from,
+                to,
+                count: t.count,
+                strong: unique_top && t.count == top,
+                faint,
+                own: watching && c.your_suggestion() == Some(t.mv.as_str()),
+            });
+        }
+        let items = crowd
+            .tally
+            .iter()
+            .take(5)
+            .map(|t| (notation(game, &t.mv), t.count))
+            .collect();
+        let line = if cursor < session.moves().len() {
+            // In review: what was suggested here, and what was played.
+            let played = &session.moves()[cursor];
+            CrowdLine::Played {
+                mv: notation(game, played),
+                matched: crowd.count_of(played),
+                voters: crowd.voters,
+            }
+        } else {
+            CrowdLine::Suggested {
+                items,
+                voters: crowd.voters,
+            }
+        };
+        return (arrows, Some(line));
+    }
+    // Live, nothing suggested yet: the last move against its suggestions.
+    if cursor > 0 && cursor == session.moves().len() {
+        if let Some(crowd) = c.crowd_at(cursor - 1).filter(|c| c.voters > 0) {
+            let before = session.game_at(cursor - 1);
+            let played = &session.moves()[cursor - 1];
+            return (
+                Vec::new(),
+                Some(CrowdLine::Played {
+                    mv: notation(&before, played),
+                    matched: crowd.count_of(played),
+                    voters: crowd.voters,
+                }),
+            );
+        }
+    }
+    (Vec::new(), None)
 }

@@ -36,6 +36,9 @@ pub enum Opponent {
         /// This device's side.
         me: Side,
     },
+    /// A spectator of an online game: a move played on the board is a suggestion for the side
+    /// to move, sent to the server ([`Outgoing::Suggest`]); the position does not change.
+    Watching,
 }
 
 /// What the player of an online game asked for, for the app to send to the server.
@@ -59,6 +62,13 @@ pub enum Outgoing {
     OfferDraw,
     /// Answer the opponent's draw offer.
     AnswerDraw(bool),
+    /// A spectator's suggestion for the move at this ply.
+    Suggest {
+        /// The number of moves before it.
+        ply: u32,
+        /// The move in machine notation.
+        text: String,
+    },
 }
 
 /// What an online game looks like to the controller, taken from the client's copy of the
@@ -80,6 +90,12 @@ pub struct OnlineState {
     pub draw_offer: Option<Side>,
     /// How the game ended.
     pub end: Option<GameEnd>,
+    /// What the spectators suggest for the move now, as far as this client may see.
+    pub suggestions: Option<crate::net::protocol::Crowd>,
+    /// What they had suggested before each move played (`crowd[i]`: before move `i`).
+    pub crowd: Vec<Option<crate::net::protocol::Crowd>>,
+    /// This spectator's own suggestion for the move now.
+    pub your_suggestion: Option<String>,
 }
 
 /// How a pass-and-play board is shown.
@@ -261,6 +277,10 @@ pub struct Controller {
     awaiting: Option<Vec<Square>>,
     /// Online: whether both seats are taken.
     online_started: bool,
+    /// Online: the suggestions now and before each move, and this spectator's own.
+    suggestions: Option<crate::net::protocol::Crowd>,
+    crowd: Vec<Option<crate::net::protocol::Crowd>>,
+    your_suggestion: Option<String>,
     /// Set when the last save failed; the app retries after the next move.
     pub save_failed: bool,
 }
@@ -299,17 +319,21 @@ impl Controller {
             outbox: Vec::new(),
             awaiting: None,
             online_started: false,
+            suggestions: None,
+            crowd: Vec::new(),
+            your_suggestion: None,
             save_failed: false,
         };
         c.after_change();
         Ok(c)
     }
 
-    /// A controller for an online game as the server describes it; this device plays `me`.
+    /// A controller for an online game as the server describes it; this device plays `me`, or
+    /// watches (`None`).
     pub fn online(
         kind: GameKind,
         start_rolls: Vec<(u8, u8)>,
-        me: Side,
+        me: Option<Side>,
         state: &OnlineState,
         engine: Arc<dyn Engine>,
     ) -> Result<Controller, SessionError> {
@@ -321,15 +345,19 @@ impl Controller {
         };
         let session =
             Session::from_snapshots(start, state.moves.clone(), state.positions.clone())?;
+        let opponent = match me {
+            Some(me) => Opponent::Online { me },
+            None => Opponent::Watching,
+        };
         let mut c = Controller::from_session(
             session,
-            Opponent::Online { me },
+            opponent,
             Layout::Fixed,
             None,
             engine,
             Box::new(ScriptedRandomness::new(vec![1], vec![0])),
         );
-        c.manual_flip = me == Side::Black;
+        c.manual_flip = me == Some(Side::Black);
         c.paused = false;
         c.sync_online(state);
         c.changed = false;
@@ -339,9 +367,9 @@ impl Controller {
     /// Online: takes in the server's game as it stands now. New moves are appended (the
     /// cursor follows unless the player is reviewing); a game that no longer fits is rebuilt.
     pub fn sync_online(&mut self, state: &OnlineState) {
-        let Opponent::Online { .. } = self.opponent else {
+        if !self.is_online() {
             return;
-        };
+        }
         let known = self.session.moves().len();
         let fits = state.moves.len() >= known
             && state.moves[..known] == *self.session.moves()
@@ -380,6 +408,9 @@ impl Controller {
         }
         self.rolled = state.rolled;
         self.online_started = state.started;
+        self.suggestions = state.suggestions.clone();
+        self.crowd = state.crowd.clone();
+        self.your_suggestion = state.your_suggestion.clone();
         self.draw_offer = state.draw_offer;
         let ended = self.session.players_end();
         self.session.set_end(state.end);
@@ -417,9 +448,14 @@ impl Controller {
         self.changed = true;
     }
 
-    /// Whether this is an online game.
+    /// Whether this is an online game (played or watched).
     pub fn is_online(&self) -> bool {
-        matches!(self.opponent, Opponent::Online { .. })
+        matches!(self.opponent, Opponent::Online { .. } | Opponent::Watching)
+    }
+
+    /// Whether this device watches an online game.
+    pub fn is_watching(&self) -> bool {
+        matches!(self.opponent, Opponent::Watching)
     }
 
     /// Online: whether a move or roll is on its way to the server.
@@ -527,6 +563,8 @@ impl Controller {
             Opponent::PassAndPlay => true,
             Opponent::Computer { human, .. } => self.session.game().side_to_move() == human,
             Opponent::Online { me } => self.session.game().side_to_move() == me,
+            // A spectator suggests moves for whichever side is to move.
+            Opponent::Watching => true,
         }
     }
 
@@ -535,6 +573,7 @@ impl Controller {
             Opponent::Online { .. } => {
                 self.online_started && self.awaiting.is_none() && !self.session.is_behind()
             }
+            Opponent::Watching => self.online_started && !self.session.is_behind(),
             _ => true,
         };
         !self.reviewing
@@ -772,6 +811,9 @@ impl Controller {
         if !l.position().can_roll() {
             return;
         }
+        if self.is_watching() {
+            return;
+        }
         if self.is_online() {
             self.outbox.push(Outgoing::Roll {
                 ply: self.session.cursor() as u32,
@@ -811,6 +853,18 @@ impl Controller {
     }
 
     fn play(&mut self, mv: AnyMove) {
+        if self.is_watching() {
+            let text = self.session.game().move_to_text(&mv);
+            self.your_suggestion = Some(text.clone());
+            self.outbox.push(Outgoing::Suggest {
+                ply: self.session.cursor() as u32,
+                text,
+            });
+            self.selected = None;
+            self.path.clear();
+            self.changed = true;
+            return;
+        }
         if self.is_online() {
             let text = self.session.game().move_to_text(&mv);
             self.outbox.push(Outgoing::Move {
@@ -932,6 +986,7 @@ impl Controller {
                 self.changed = true;
                 return;
             }
+            Opponent::Watching => return,
         };
         self.cancel_search();
         self.session.finish(GameEnd::Resigned(side));
@@ -963,6 +1018,7 @@ impl Controller {
                 self.outbox.push(Outgoing::OfferDraw);
                 self.changed = true;
             }
+            Opponent::Watching => {}
         }
     }
 
@@ -1084,7 +1140,9 @@ impl Controller {
     fn start_search(&mut self, purpose: Purpose) {
         let level = match self.opponent {
             Opponent::Computer { level, .. } => level,
-            Opponent::PassAndPlay | Opponent::Online { .. } => crate::ai::MAX_LEVEL,
+            Opponent::PassAndPlay | Opponent::Online { .. } | Opponent::Watching => {
+                crate::ai::MAX_LEVEL
+            }
         };
         let req = Request {
             game: self.session.game().clone(),
@@ -1258,6 +1316,16 @@ impl Controller {
     }
     pub(crate) fn awaiting_path(&self) -> Option<&[Square]> {
         self.awaiting.as_deref()
+    }
+    /// The suggestions for the move from the position at ply `ply` (now, or in the history).
+    pub(crate) fn crowd_at(&self, ply: usize) -> Option<&crate::net::protocol::Crowd> {
+        if ply == self.session.moves().len() {
+            return self.suggestions.as_ref();
+        }
+        self.crowd.get(ply).and_then(Option::as_ref)
+    }
+    pub(crate) fn your_suggestion(&self) -> Option<&str> {
+        self.your_suggestion.as_deref()
     }
 }
 

@@ -67,6 +67,12 @@ pub fn to_record(
             human_side: Some(side_word(me).to_string()),
             layout: None,
         },
+        Opponent::Watching => ModeRecord {
+            opponent: StoredOpponent::Online,
+            level: None,
+            human_side: None,
+            layout: None,
+        },
     };
     let mut rec = GameRecord::new(id, s.kind().name(), mode, created_unix);
     rec.start_position = s.start().position.clone();
@@ -258,6 +264,8 @@ pub fn record_result(stats: &mut crate::store::Stats, c: &Controller) -> bool {
         Opponent::Computer { level, human } => ("computer", Some(level), human),
         Opponent::PassAndPlay => ("pass-and-play", None, Side::White),
         Opponent::Online { me } => ("online", None, me),
+        // A spectator's games are not theirs to count.
+        Opponent::Watching => return false,
     };
     let outcome = match end.result() {
         GameResult::Draw => crate::store::StatOutcome::Draw,

@@ -181,6 +181,44 @@ pub struct Buttons {
     pub sapper: bool,
 }
 
+/// An arrow on the board: a move the spectators suggest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrowView {
+    /// Where the move starts.
+    pub from: crate::rules::Square,
+    /// Where it ends.
+    pub to: crate::rules::Square,
+    /// How many suggest it.
+    pub count: u32,
+    /// The most chosen move (drawn stronger).
+    pub strong: bool,
+    /// Drawn faintly (for the player to move in an audience game).
+    pub faint: bool,
+    /// This spectator's own suggestion.
+    pub own: bool,
+}
+
+/// The line under the board about the spectators' suggestions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CrowdLine {
+    /// The suggestions for the move now (or, in review, for the move from this position).
+    Suggested {
+        /// Each move (in the game's notation) and how many chose it, most first.
+        items: Vec<(String, u32)>,
+        /// The spectators who suggested a move.
+        voters: u32,
+    },
+    /// The move just played, compared with what the spectators had suggested.
+    Played {
+        /// The move, in the game's notation.
+        mv: String,
+        /// How many had suggested it.
+        matched: u32,
+        /// The spectators who suggested a move.
+        voters: u32,
+    },
+}
+
 /// Everything the board screen shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
@@ -224,4 +262,10 @@ pub struct View {
     pub save_failed: bool,
     /// The squares of the move that led to this position (origin, landings), for animation.
     pub last_path: Vec<crate::rules::Square>,
+    /// The spectators' suggestions as arrows (online).
+    pub arrows: Vec<ArrowView>,
+    /// The line about the suggestions (online).
+    pub crowd: Option<CrowdLine>,
+    /// Whether this device watches (a spectator).
+    pub watching: bool,
 }

@@ -247,6 +247,8 @@ struct Worker {
     unconfirmed: BTreeMap<(String, u32), ClientMsg>,
     /// Games joined whose state has not come yet.
     joins: std::collections::BTreeSet<String>,
+    /// Games watched as a spectator (reopened with `watch`).
+    watched: std::collections::BTreeSet<String>,
     /// The name to greet with (changed by `set-name`).
     name: String,
 }
@@ -262,6 +264,7 @@ impl Worker {
             open: BTreeMap::new(),
             unconfirmed: BTreeMap::new(),
             joins: Default::default(),
+            watched: Default::default(),
             name,
         }
     }
@@ -333,9 +336,14 @@ impl Worker {
                 self.open.entry(code.clone()).or_insert(None);
                 self.joins.insert(code.clone());
             }
+            ClientMsg::Watch { code, .. } => {
+                self.open.entry(code.clone()).or_insert(None);
+                self.watched.insert(code.clone());
+            }
             ClientMsg::Close { code } => {
                 self.open.remove(code);
                 self.joins.remove(code);
+                self.watched.remove(code);
                 self.unconfirmed.retain(|(c, _), _| c != code);
             }
             ClientMsg::Move { code, ply, .. } | ClientMsg::Roll { code, ply } => {
@@ -386,6 +394,11 @@ impl Worker {
             .map(|(code, since)| {
                 if self.joins.contains(code) {
                     ClientMsg::Join { code: code.clone() }
+                } else if self.watched.contains(code) {
+                    ClientMsg::Watch {
+                        code: code.clone(),
+                        since: *since,
+                    }
                 } else {
                     ClientMsg::Open {
                         code: code.clone(),
@@ -400,6 +413,7 @@ impl Worker {
                 m,
                 ClientMsg::Open { .. }
                     | ClientMsg::Join { .. }
+                    | ClientMsg::Watch { .. }
                     | ClientMsg::Move { .. }
                     | ClientMsg::Roll { .. }
             )
@@ -497,10 +511,15 @@ impl Worker {
                 }
                 if matches!(
                     error,
-                    ErrorCode::UnknownGame | ErrorCode::NotAPlayer | ErrorCode::GameFull
+                    ErrorCode::UnknownGame
+                        | ErrorCode::NotAPlayer
+                        | ErrorCode::GameFull
+                        | ErrorCode::NoSpectators
+                        | ErrorCode::TooManySpectators
                 ) {
                     self.open.remove(code);
                     self.joins.remove(code);
+                    self.watched.remove(code);
                 }
             }
             ServerMsg::Bye { reason, message } => {

@@ -11,7 +11,7 @@ use std::time::Instant;
 use crate::game::{GameEnd, GameStart, OnlineState, TimeControl};
 use crate::rules::{AnyGame, GameKind, GameResult, PositionError, Side};
 
-use super::protocol::{ClockSpec, ClockState, EndState, GameEvent, GameState, SeatView};
+use super::protocol::{ClockSpec, ClockState, Crowd, EndState, GameEvent, GameState, SeatView};
 use super::public::{game_from_public, public_text};
 
 /// Why an event or a state could not be taken in.
@@ -84,6 +84,18 @@ pub struct Mirror {
     pub end: Option<EndState>,
     /// When each seat's player went away (local time), while they are gone.
     pub gone_since: [Option<Instant>; 2],
+    /// Whether spectators may watch.
+    pub spectators_allowed: bool,
+    /// Whether the player to move sees the suggestions.
+    pub audience: bool,
+    /// Spectators watching.
+    pub spectators: u32,
+    /// The suggestions for the move now, and the ply they are for.
+    pub suggestions: Option<(u32, Crowd)>,
+    /// This client's own suggestion for the move now (a spectator).
+    pub your_suggestion: Option<String>,
+    /// What the spectators had suggested before each move (`crowd[i]`: before move `i`).
+    pub crowd: Vec<Option<Crowd>>,
 }
 
 fn position(kind: GameKind, text: &str) -> Result<AnyGame, MirrorError> {
@@ -149,6 +161,15 @@ impl Mirror {
             rematch: state.rematch.clone(),
             end: state.end.clone(),
             gone_since,
+            spectators_allowed: state.spectators_allowed,
+            audience: state.audience,
+            spectators: state.spectators,
+            suggestions: state
+                .suggestions
+                .clone()
+                .map(|c| (state.plies.len() as u32, c)),
+            your_suggestion: state.your_suggestion.clone(),
+            crowd: state.crowd.clone(),
         })
     }
 
@@ -177,6 +198,7 @@ impl Mirror {
                 mv,
                 position: text,
                 clocks,
+                crowd,
             } => {
                 if *ply as usize != self.moves.len() {
                     return Err(MirrorError::Mismatch(format!(
@@ -190,6 +212,11 @@ impl Mirror {
                 self.positions.push(after);
                 self.rolled = None;
                 self.draw_offer = None;
+                // The suggestions of this move become history.
+                self.crowd.resize(*ply as usize, None);
+                self.crowd.push(crowd.clone());
+                self.suggestions = None;
+                self.your_suggestion = None;
                 if let Some(c) = clocks {
                     self.clocks = Some((*c, now));
                 }
@@ -224,6 +251,26 @@ impl Mirror {
         }
         self.seq = seq;
         Ok(true)
+    }
+
+    /// The number of spectators changed.
+    pub fn set_spectators(&mut self, n: u32) {
+        self.spectators = n;
+    }
+
+    /// New suggestions for the move at `ply` (ignored when that move is already played).
+    pub fn set_suggestions(&mut self, ply: u32, crowd: Crowd) {
+        if ply as usize == self.moves.len() {
+            self.suggestions = Some((ply, crowd));
+        }
+    }
+
+    /// What the spectators suggested (or suggest now) for the move at `ply`, if anything.
+    pub fn crowd_at(&self, ply: usize) -> Option<&Crowd> {
+        if ply == self.moves.len() {
+            return self.suggestions.as_ref().map(|(_, c)| c);
+        }
+        self.crowd.get(ply).and_then(Option::as_ref)
     }
 
     /// A player came or went.
@@ -312,6 +359,13 @@ impl Mirror {
             },
             draw_offer: self.draw_offer,
             end: self.game_end(),
+            suggestions: self
+                .suggestions
+                .as_ref()
+                .filter(|(ply, _)| *ply as usize == self.moves.len())
+                .map(|(_, c)| c.clone()),
+            crowd: self.crowd.clone(),
+            your_suggestion: self.your_suggestion.clone(),
         }
     }
 
@@ -366,6 +420,12 @@ mod tests {
             rematch_offer: None,
             rematch: None,
             end: None,
+            spectators_allowed: false,
+            audience: false,
+            spectators: 0,
+            suggestions: None,
+            your_suggestion: None,
+            crowd: Vec::new(),
         }
     }
 
@@ -382,6 +442,7 @@ mod tests {
             mv: "e2e4".into(),
             position: after.to_text(),
             clocks: None,
+            crowd: None,
         };
         assert!(m.apply(3, &ev, now).unwrap());
         assert!(!m.apply(3, &ev, now).unwrap(), "a repeated event is ignored");
@@ -396,6 +457,7 @@ mod tests {
             mv: "e7e5".into(),
             position: after.to_text(),
             clocks: None,
+            crowd: None,
         };
         assert!(matches!(m.apply(4, &wrong, now), Err(MirrorError::Mismatch(_))));
         assert_eq!(m.seq, 3);

@@ -137,6 +137,12 @@ pub struct GameSettings {
     /// would give away the mines), or the standard start.
     #[serde(default)]
     pub position: Option<String>,
+    /// Whether spectators may watch (the app offers it on for public games).
+    #[serde(default)]
+    pub spectators: bool,
+    /// An audience game: the player to move sees the spectators' suggestions.
+    #[serde(default)]
+    pub audience: bool,
 }
 
 /// A message from a client to the server.
@@ -238,6 +244,30 @@ pub enum ClientMsg {
         /// The new name.
         name: String,
     },
+    /// Watches a game as a spectator (a player of the game opens it instead). With `since`,
+    /// only the events after that number.
+    Watch {
+        /// The invite code.
+        code: String,
+        /// The number of the last event seen.
+        #[serde(default)]
+        since: Option<u64>,
+    },
+    /// A spectator's suggestion for the move at ply `ply` (machine notation; in dice chess a
+    /// pawn move with the face rolled, or a king move before the roll). One per spectator per
+    /// move; a new one replaces the old.
+    Suggest {
+        /// The invite code.
+        code: String,
+        /// The number of moves before it.
+        ply: u32,
+        /// The suggested move.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// Asks for the public games in play that may be watched. Answered with
+    /// [`ServerMsg::LiveGames`].
+    LiveGames,
     /// Keeps the connection alive and measures the round trip.
     Ping {
         /// Echoed in [`ServerMsg::Pong`].
@@ -248,7 +278,7 @@ pub enum ClientMsg {
 impl ClientMsg {
     /// The `type` words of every client message, for telling an unknown type from a malformed
     /// message.
-    pub const TYPES: [&'static str; 17] = [
+    pub const TYPES: [&'static str; 20] = [
         "hello",
         "create",
         "join",
@@ -266,6 +296,9 @@ impl ClientMsg {
         "rematch",
         "set-name",
         "ping",
+        "watch",
+        "suggest",
+        "live-games",
     ];
 
     /// The game a message is about, if any.
@@ -281,7 +314,9 @@ impl ClientMsg {
             | ClientMsg::AnswerDraw { code, .. }
             | ClientMsg::Abort { code }
             | ClientMsg::ClaimWin { code }
-            | ClientMsg::Rematch { code } => Some(code),
+            | ClientMsg::Rematch { code }
+            | ClientMsg::Watch { code, .. }
+            | ClientMsg::Suggest { code, .. } => Some(code),
             _ => None,
         }
     }
@@ -337,6 +372,16 @@ pub enum ErrorCode {
     RateLimited,
     /// The server's storage failed; nothing was changed, try again.
     Storage,
+    /// The players of this game do not allow spectators.
+    NoSpectators,
+    /// The game has as many spectators as it may have.
+    TooManySpectators,
+    /// Only a spectator watching the game suggests moves.
+    NotWatching,
+    /// This spectator has changed their suggestion for this move too often.
+    TooManySuggestions,
+    /// The same suggestion again.
+    DuplicateSuggestion,
 }
 
 /// Why the server closes a connection (sent in [`ServerMsg::Bye`] just before it closes).
@@ -391,6 +436,36 @@ pub struct EndState {
     /// The reason word: the rules' words (`checkmate`, …), `resignation`, `agreement`, `time`,
     /// `time-insufficient-material`, `abandoned`, or `aborted`.
     pub reason: String,
+}
+
+/// How many suggested one move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// The move, machine notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// How many spectators suggest it.
+    pub count: u32,
+}
+
+/// The spectators' suggestions for one move: each move with its count (most first) and how
+/// many spectators suggested anything.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Crowd {
+    /// The moves suggested, most chosen first.
+    pub tally: Vec<Tally>,
+    /// The spectators who suggested a move.
+    pub voters: u32,
+}
+
+impl Crowd {
+    /// How many chose `mv`.
+    pub fn count_of(&self, mv: &str) -> u32 {
+        self.tally
+            .iter()
+            .find(|t| t.mv == mv)
+            .map_or(0, |t| t.count)
+    }
 }
 
 /// One move of a game as a client sees it.
@@ -448,6 +523,26 @@ pub struct GameState {
     /// How the game ended, if it has.
     #[serde(default)]
     pub end: Option<EndState>,
+    /// Whether spectators may watch.
+    #[serde(default)]
+    pub spectators_allowed: bool,
+    /// Whether the player to move sees the suggestions (an audience game).
+    #[serde(default)]
+    pub audience: bool,
+    /// How many spectators watch now.
+    #[serde(default)]
+    pub spectators: u32,
+    /// The suggestions for the move now (sent to spectators, and in an audience game to the
+    /// player to move).
+    #[serde(default)]
+    pub suggestions: Option<Crowd>,
+    /// This spectator's suggestion for the move now.
+    #[serde(default)]
+    pub your_suggestion: Option<String>,
+    /// What the spectators had suggested before each move played (`crowd[i]`: before move
+    /// `i`), for review: to spectators, and to the players once the game is over.
+    #[serde(default)]
+    pub crowd: Vec<Option<Crowd>>,
 }
 
 /// A numbered event of a game.
@@ -474,6 +569,9 @@ pub enum GameEvent {
         /// The clocks after it.
         #[serde(default)]
         clocks: Option<ClockState>,
+        /// What the spectators had suggested for it, if anything.
+        #[serde(default)]
+        crowd: Option<Crowd>,
     },
     /// Dice chess: the server rolled the die for the turn at `ply`.
     Rolled {
@@ -541,6 +639,25 @@ pub struct LobbyEntry {
     pub free_seat: Side,
     /// When it was created (milliseconds since the Unix epoch).
     pub created_ms: u64,
+}
+
+/// A public game in play that may be watched.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveEntry {
+    /// The invite code.
+    pub code: String,
+    /// Which game.
+    #[serde(with = "forms::kind")]
+    pub kind: GameKind,
+    /// The time control.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    /// White's and Black's names.
+    pub players: [String; 2],
+    /// Moves played.
+    pub plies: u32,
+    /// Spectators watching.
+    pub spectators: u32,
 }
 
 /// One of the player's own games that has not ended.
@@ -612,6 +729,28 @@ pub enum ServerMsg {
         seq: u64,
         /// What happened.
         event: GameEvent,
+    },
+    /// The public games in play that may be watched.
+    LiveGames {
+        /// Most watched first.
+        games: Vec<LiveEntry>,
+    },
+    /// How many spectators watch (sent a few times a second at most, when it changes).
+    Crowd {
+        /// The game.
+        code: String,
+        /// Spectators watching.
+        spectators: u32,
+    },
+    /// The suggestions for the move at `ply` (sent a few times a second at most, when they
+    /// change; to spectators, and in an audience game to the player to move).
+    Suggestions {
+        /// The game.
+        code: String,
+        /// The ply they are for.
+        ply: u32,
+        /// The suggestions.
+        crowd: Crowd,
     },
     /// A player came or went (not numbered: the state always says who is here).
     Presence {

@@ -219,6 +219,8 @@ async fn new_game(ws: &mut Ws) -> Result<(), String> {
                 colour: ColourChoice::White,
                 public: false,
                 position: None,
+                spectators: false,
+                audience: false,
             },
         },
     )

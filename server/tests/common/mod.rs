@@ -277,6 +277,8 @@ pub fn settings(kind: GameKind, clock: Option<ClockSpec>) -> GameSettings {
         colour: ColourChoice::White,
         public: false,
         position: None,
+        spectators: false,
+        audience: false,
     }
 }
 

@@ -1,238 +1,31 @@
-//! A game as the server keeps it: the record stored after every change (the truth), the live
-//! copy rebuilt from it (a cache), and [`Live::apply`], which turns a player's request into
-//! events or a refusal. Nothing here touches sockets or the database.
-//!
-//! The server is the authority: it checks every move with the rules of `takhte-core`, rolls
-//! the die of dice chess, lays the mines of minesweeper chess (from a seed that never leaves
-//! it) and keeps the clocks in wall-clock milliseconds, so that any instance can take a game
-//! over from its record and the clocks go on correctly.
+//! The game in memory and [`Live::apply`]: a request checked with the rules and turned into
+//! events (or refused, the game unchanged).
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 
 use takhte_core::game::{GameStart, Session};
 use takhte_core::net::protocol::{
-    ClockSpec, ClockState, ColourChoice, EndState, ErrorCode, GameEvent, GameSettings,
-    GameState, GameSummary, LobbyEntry, PlyView, SeatView,
+    ClockSpec, ClockState, ColourChoice, Crowd, EndState, ErrorCode, GameEvent, GameSettings,
+    GameState, GameSummary, LiveEntry, LobbyEntry, PlyView, SeatView,
 };
 use takhte_core::net::public::public_text;
-use takhte_core::net::{CLAIM_AFTER_MS, LAG_ALLOWANCE_MS};
+use takhte_core::net::LAG_ALLOWANCE_MS;
 use takhte_core::rules::{dice, AnyGame, AnyMove, GameKind, GameResult, MoveError, Side};
 
-/// The shortest and longest base times and the largest increment a game may have.
-pub const MIN_BASE_MS: u64 = 1_000;
-/// See [`MIN_BASE_MS`].
-pub const MAX_BASE_MS: u64 = 3 * 3_600_000;
-/// See [`MIN_BASE_MS`].
-pub const MAX_INCREMENT_MS: u64 = 180_000;
+use super::record::*;
 
-/// One seat: who sits there (a hash of their token) and the name they show.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Seat {
-    /// SHA-256 of the player token, hex.
-    pub token_hash: String,
-    /// The display name.
-    pub name: String,
+/// What a client may see of the spectators, for [`Live::state_for`].
+#[derive(Clone, Debug, Default)]
+pub struct WatchView {
+    /// Spectators watching.
+    pub spectators: u32,
+    /// The suggestions for the move now, if this client may see them.
+    pub suggestions: Option<Crowd>,
+    /// The client's own suggestion (a spectator).
+    pub yours: Option<String>,
 }
+use super::record::refuse;
 
-/// The running clocks: time left at the last change and, for the running side, since when.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClockRun {
-    /// White's and Black's time left at `since_ms` (or when stopped).
-    pub remaining: [u64; 2],
-    /// The side whose clock runs: 0 White, 1 Black.
-    pub running: Option<u8>,
-    /// When the running clock started (milliseconds since the Unix epoch).
-    pub since_ms: u64,
-}
-
-/// The stored record of a game: everything needed to rebuild it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRecord {
-    /// Record layout version.
-    pub version: u32,
-    /// The invite code (the game's key).
-    pub code: String,
-    /// What the creator chose.
-    pub settings: GameSettings,
-    /// When it was created (ms since the Unix epoch).
-    pub created_ms: u64,
-    /// When it last changed.
-    pub updated_ms: u64,
-    /// The mine seed (minesweeper chess). Never sent to a client.
-    pub seed: u64,
-    /// Dice chess start rolls.
-    pub start_rolls: Vec<(u8, u8)>,
-    /// White's and Black's seats.
-    pub seats: [Option<Seat>; 2],
-    /// The moves, machine notation.
-    pub moves: Vec<String>,
-    /// Dice chess: the face rolled for the turn now.
-    pub rolled: Option<u8>,
-    /// The clocks.
-    pub clock: Option<ClockRun>,
-    /// A pending draw offer by White (0) or Black (1).
-    pub draw_offer: Option<u8>,
-    /// A pending rematch offer.
-    pub rematch_offer: Option<u8>,
-    /// The rematch game's code.
-    pub rematch: Option<String>,
-    /// The game this one is a rematch of.
-    pub rematch_of: Option<String>,
-    /// How it ended.
-    pub end: Option<EndState>,
-    /// The number of the last event.
-    pub seq: u64,
-    /// Who created it (token hash): the lobby shows the creator's name.
-    pub creator: String,
-}
-
-/// The record's layout version.
-pub const RECORD_VERSION: u32 = 1;
-
-/// The stage of a game, as the store indexes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// A seat is free.
-    Waiting,
-    /// Both seats taken, not ended.
-    Playing,
-    /// Ended (or aborted).
-    Ended,
-}
-
-impl Stage {
-    /// The stored word.
-    pub fn word(self) -> &'static str {
-        match self {
-            Stage::Waiting => "waiting",
-            Stage::Playing => "playing",
-            Stage::Ended => "ended",
-        }
-    }
-}
-
-impl GameRecord {
-    /// The stage.
-    pub fn stage(&self) -> Stage {
-        if self.end.is_some() {
-            Stage::Ended
-        } else if self.seats.iter().all(Option::is_some) {
-            Stage::Playing
-        } else {
-            Stage::Waiting
-        }
-    }
-
-    /// The seat a token hash holds.
-    pub fn seat_of(&self, token_hash: &str) -> Option<Side> {
-        [Side::White, Side::Black]
-            .into_iter()
-            .find(|s| self.seats[s.index()].as_ref().is_some_and(|x| x.token_hash == token_hash))
-    }
-
-    /// The game kind.
-    pub fn kind(&self) -> GameKind {
-        self.settings.kind
-    }
-
-    /// When the running clock's flag falls (ms since the Unix epoch), lag allowance included.
-    pub fn deadline_ms(&self) -> Option<u64> {
-        if self.end.is_some() {
-            return None;
-        }
-        let c = self.clock?;
-        let side = c.running? as usize;
-        Some(c.since_ms + c.remaining[side] + LAG_ALLOWANCE_MS)
-    }
-}
-
-/// A refusal: what was wrong, and one line of English.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    /// The error code sent to the client.
-    pub code: ErrorCode,
-    /// The message.
-    pub message: String,
-}
-
-fn refuse<T>(code: ErrorCode, message: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal {
-        code,
-        message: message.into(),
-    })
-}
-
-/// What a player asks of a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// Take the free seat (or, already seated, nothing).
-    Join,
-    /// Play a move at a ply.
-    Move {
-        /// The number of moves before it.
-        ply: u32,
-        /// The move text.
-        mv: String,
-    },
-    /// Roll the die for the turn at a ply.
-    Roll {
-        /// The number of moves before the turn.
-        ply: u32,
-    },
-    /// Resign.
-    Resign,
-    /// Offer a draw.
-    OfferDraw,
-    /// Answer a draw offer.
-    AnswerDraw(bool),
-    /// Call the game off before each side has moved.
-    Abort,
-    /// Claim the win over an opponent who has gone.
-    ClaimWin,
-    /// Offer or accept a rematch.
-    Rematch,
-    /// Change the display name.
-    Rename(String),
-}
-
-/// Who asks.
-#[derive(Clone, Debug)]
-pub struct Actor {
-    /// The token hash.
-    pub token_hash: String,
-    /// The display name.
-    pub name: String,
-}
-
-/// When a request is applied, and what the hub knows beside the game.
-#[derive(Clone, Copy, Debug)]
-pub struct Context {
-    /// Now, in milliseconds since the Unix epoch.
-    pub now_ms: u64,
-    /// How long the actor's opponent has been gone.
-    pub opponent_away_ms: u64,
-    /// How long an opponent must be gone before the win can be claimed.
-    pub claim_after_ms: u64,
-}
-
-impl Context {
-    /// A context at `now_ms` with the opponent here and the standard claim time.
-    pub fn at(now_ms: u64) -> Context {
-        Context {
-            now_ms,
-            opponent_away_ms: 0,
-            claim_after_ms: CLAIM_AFTER_MS,
-        }
-    }
-}
-
-/// What applying a request produced beyond events.
-#[derive(Debug, Default)]
-pub struct Effects {
-    /// A new game to store with this change (a rematch).
-    pub new_game: Option<GameRecord>,
-}
 
 /// A game in memory: its record, the position with its history, and the public text of
 /// every position (sent in states).
@@ -326,6 +119,7 @@ impl Live {
             end: None,
             seq: 0,
             creator: creator.token_hash.clone(),
+            crowd: Vec::new(),
         };
         Live::from_record(rec).map_err(|e| Refusal {
             code: ErrorCode::BadSettings,
@@ -353,10 +147,25 @@ impl Live {
         })
     }
 
-    /// The whole state for one client (`you`: its seat), with each seat's presence.
-    pub fn state_for(&self, you: Option<Side>, presence: [(bool, u64); 2], now_ms: u64) -> GameState {
+    /// The whole state for one client (`you`: its seat, `None` for a spectator), with each
+    /// seat's presence and what it may see of the spectators.
+    pub fn state_for(
+        &self,
+        you: Option<Side>,
+        presence: [(bool, u64); 2],
+        now_ms: u64,
+        watch: &WatchView,
+    ) -> GameState {
         let r = &self.rec;
+        // Players see the suggestions of the past once the game is over; spectators always.
+        let history = you.is_none() || r.end.is_some();
         GameState {
+            spectators_allowed: r.settings.spectators,
+            audience: r.settings.audience,
+            spectators: watch.spectators,
+            suggestions: watch.suggestions.clone(),
+            your_suggestion: watch.yours.clone(),
+            crowd: if history { r.crowd.clone() } else { Vec::new() },
             code: r.code.clone(),
             seq: r.seq,
             kind: r.kind(),
@@ -385,6 +194,56 @@ impl Live {
             rematch_offer: r.rematch_offer.map(side_of),
             rematch: r.rematch.clone(),
             end: r.end.clone(),
+        }
+    }
+
+    /// A spectator's suggestion for the move at `ply`, checked: the game is in play, the ply
+    /// is the one now, and the move is legal for the side to move (dice chess: a pawn move with
+    /// the face rolled, or a king move before the roll). Returns the move's machine text.
+    pub fn check_suggestion(&self, ply: u32, text: &str) -> Result<String, Refusal> {
+        if self.rec.end.is_some() {
+            return refuse(ErrorCode::GameOver, "the game has ended");
+        }
+        if self.rec.stage() != Stage::Playing {
+            return refuse(ErrorCode::NotStarted, "the game has not started");
+        }
+        let n = self.rec.moves.len() as u32;
+        if ply != n {
+            return refuse(
+                ErrorCode::WrongPly,
+                format!("the game is at ply {n}: that move has been played"),
+            );
+        }
+        let mv = self.game.parse_move(text).map_err(|e| Refusal {
+            code: ErrorCode::IllegalMove,
+            message: e.to_string(),
+        })?;
+        if let AnyMove::Dice(d) = &mv {
+            let ok = match (d, self.rec.rolled) {
+                (dice::Move::Pawn { face, .. }, Some(r)) => *face == r,
+                (dice::Move::King { .. }, None) => true,
+                _ => false,
+            };
+            if !ok {
+                return refuse(
+                    ErrorCode::IllegalMove,
+                    "suggest a pawn move with the face rolled, or a king move before the roll",
+                );
+            }
+        }
+        Ok(self.game.move_to_text(&mv))
+    }
+
+    /// The entry of the live games list.
+    pub fn live_entry(&self, spectators: u32) -> LiveEntry {
+        let r = &self.rec;
+        LiveEntry {
+            code: r.code.clone(),
+            kind: r.kind(),
+            clock: r.settings.clock,
+            players: [0, 1].map(|i| r.seats[i].as_ref().map(|s| s.name.clone()).unwrap_or_default()),
+            plies: r.moves.len() as u32,
+            spectators,
         }
     }
 
@@ -557,8 +416,8 @@ impl Live {
             }
         }
         match cmd {
-            Command::Move { ply, mv } => self.play(me, ply, &mv, now_ms),
-            Command::Roll { ply } => self.roll(me, ply, now_ms, rng),
+            Command::Move { ply, mv } => self.play(me, ply, &mv, now_ms, ctx.crowd.clone()),
+            Command::Roll { ply } => self.roll(me, ply, now_ms, rng, ctx.crowd.clone()),
             Command::Resign => Ok(vec![self.end_with(
                 EndState {
                     winner: Some(me.opponent()),
@@ -664,7 +523,14 @@ impl Live {
         Ok(())
     }
 
-    fn play(&mut self, me: Side, ply: u32, text: &str, now_ms: u64) -> Result<Vec<GameEvent>, Refusal> {
+    fn play(
+        &mut self,
+        me: Side,
+        ply: u32,
+        text: &str,
+        now_ms: u64,
+        crowd: Option<Crowd>,
+    ) -> Result<Vec<GameEvent>, Refusal> {
         if (ply as usize) < self.rec.moves.len() && self.rec.moves[ply as usize] == text {
             // The same move sent again after a lost connection: already played.
             return Ok(Vec::new());
@@ -716,11 +582,18 @@ impl Live {
                 _ => {}
             }
         }
-        Ok(self.commit_move(me, &mv, now_ms))
+        Ok(self.commit_move(me, &mv, now_ms, crowd))
     }
 
-    /// Plays a checked move: clocks, the move, the end if it ends the game.
-    fn commit_move(&mut self, me: Side, mv: &AnyMove, now_ms: u64) -> Vec<GameEvent> {
+    /// Plays a checked move: clocks, the move (with what the spectators had suggested for it),
+    /// the end if it ends the game.
+    fn commit_move(
+        &mut self,
+        me: Side,
+        mv: &AnyMove,
+        now_ms: u64,
+        crowd: Option<Crowd>,
+    ) -> Vec<GameEvent> {
         let ply = self.rec.moves.len() as u32;
         let text = self.game.move_to_text(mv);
         self.game.play(mv).expect("a checked move plays");
@@ -747,11 +620,14 @@ impl Live {
             };
             c.since_ms = now_ms;
         }
+        self.rec.crowd.resize(ply as usize, None);
+        self.rec.crowd.push(crowd.clone());
         let mut events = vec![GameEvent::Moved {
             ply,
             mv: text,
             position: public,
             clocks: self.clocks_at(now_ms),
+            crowd,
         }];
         if let Some(o) = over {
             events.push(self.end_with(
@@ -768,7 +644,14 @@ impl Live {
         events
     }
 
-    fn roll(&mut self, me: Side, ply: u32, now_ms: u64, rng: &mut impl Rng) -> Result<Vec<GameEvent>, Refusal> {
+    fn roll(
+        &mut self,
+        me: Side,
+        ply: u32,
+        now_ms: u64,
+        rng: &mut impl Rng,
+        crowd: Option<Crowd>,
+    ) -> Result<Vec<GameEvent>, Refusal> {
         let AnyGame::Dice(l) = &self.game else {
             return refuse(ErrorCode::CannotRoll, "only dice chess has a die");
         };
@@ -786,7 +669,12 @@ impl Live {
         self.rec.rolled = Some(face);
         let mut events = vec![GameEvent::Rolled { ply, face }];
         if empty {
-            events.extend(self.commit_move(me, &AnyMove::Dice(dice::Move::Pass { face }), now_ms));
+            events.extend(self.commit_move(
+                me,
+                &AnyMove::Dice(dice::Move::Pass { face }),
+                now_ms,
+                crowd,
+            ));
         }
         Ok(events)
     }
@@ -910,103 +798,3 @@ pub fn check_settings(s: &GameSettings) -> Result<(), Refusal> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::SeedableRng;
-
-    fn actor(n: u8) -> Actor {
-        Actor {
-            token_hash: format!("hash{n}"),
-            name: format!("player {n}"),
-        }
-    }
-
-    fn started(kind: GameKind, clock: Option<ClockSpec>) -> (Live, rand_chacha::ChaCha8Rng) {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-        let settings = GameSettings {
-            kind,
-            clock,
-            colour: ColourChoice::White,
-            public: false,
-            position: None,
-        };
-        let mut g = Live::create("ABCDEF".into(), settings, &actor(1), 0, &mut rng).unwrap();
-        g.apply(&actor(2), Command::Join, &Context::at(0), &mut rng).unwrap();
-        (g, rng)
-    }
-
-    #[test]
-    fn refusals_leave_the_game_as_it_was() {
-        let (mut g, mut rng) = started(GameKind::Chess, None);
-        let before = g.rec.clone();
-        let cases = [
-            (actor(2), Command::Move { ply: 0, mv: "e7e5".into() }, ErrorCode::NotYourTurn),
-            (actor(1), Command::Move { ply: 1, mv: "e2e4".into() }, ErrorCode::WrongPly),
-            (actor(1), Command::Move { ply: 0, mv: "e2e5".into() }, ErrorCode::IllegalMove),
-            (actor(1), Command::Move { ply: 0, mv: "zz".into() }, ErrorCode::IllegalMove),
-            (actor(3), Command::Move { ply: 0, mv: "e2e4".into() }, ErrorCode::NotAPlayer),
-            (actor(1), Command::Roll { ply: 0 }, ErrorCode::CannotRoll),
-            (actor(1), Command::AnswerDraw(true), ErrorCode::NoDrawOffer),
-            (actor(1), Command::ClaimWin, ErrorCode::CannotClaim),
-            (actor(3), Command::Join, ErrorCode::GameFull),
-        ];
-        for (who, cmd, code) in cases {
-            let err = g.apply(&who, cmd.clone(), &Context::at(10), &mut rng).unwrap_err();
-            assert_eq!(err.code, code, "{cmd:?}");
-            assert_eq!(g.rec, before, "{cmd:?} changed the game");
-        }
-    }
-
-    #[test]
-    fn a_move_sent_twice_is_played_once() {
-        let (mut g, mut rng) = started(GameKind::Chess, None);
-        let (ev, _) = g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, &Context::at(5), &mut rng).unwrap();
-        assert_eq!(ev.len(), 1);
-        let (ev, _) = g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, &Context::at(6), &mut rng).unwrap();
-        assert!(ev.is_empty());
-        assert_eq!(g.rec.moves, ["e2e4"]);
-    }
-
-    #[test]
-    fn dice_faces_come_from_the_server() {
-        let (mut g, mut rng) = started(GameKind::DiceChess, None);
-        let first = g.game().side_to_move();
-        let who = if first == Side::White { actor(1) } else { actor(2) };
-        // A pawn move without a roll, with a made-up face.
-        let pawn = if first == Side::White { "1:a2a3" } else { "1:a7a6" };
-        let err = g.apply(&who, Command::Move { ply: 0, mv: pawn.into() }, &Context::at(1), &mut rng).unwrap_err();
-        assert_eq!(err.code, ErrorCode::ForgedDie);
-        let (ev, _) = g.apply(&who, Command::Roll { ply: 0 }, &Context::at(1), &mut rng).unwrap();
-        let GameEvent::Rolled { face, .. } = ev[0] else { panic!("{ev:?}") };
-        let wrong = if face == 1 { 2 } else { 1 };
-        let forged = format!("{wrong}:{}", &pawn[2..]);
-        let err = g.apply(&who, Command::Move { ply: 0, mv: forged }, &Context::at(2), &mut rng).unwrap_err();
-        assert_eq!(err.code, ErrorCode::ForgedDie);
-        // Asked again (a resend after a lost connection): no second roll.
-        let (ev, _) = g.apply(&who, Command::Roll { ply: 0 }, &Context::at(2), &mut rng).unwrap();
-        assert!(ev.is_empty());
-        assert_eq!(g.rec.rolled, Some(face));
-    }
-
-    #[test]
-    fn clocks_charge_the_mover_and_flags_fall() {
-        let spec = ClockSpec {
-            base_ms: 10_000,
-            increment_ms: 1_000,
-        };
-        let (mut g, mut rng) = started(GameKind::Chess, Some(spec));
-        g.apply(&actor(1), Command::Move { ply: 0, mv: "e2e4".into() }, &Context::at(1_000), &mut rng).unwrap();
-        // Black's clock runs from 1 000 ms; 4 000 ms later (300 of them allowed for lag).
-        g.apply(&actor(2), Command::Move { ply: 1, mv: "e7e5".into() }, &Context::at(5_000), &mut rng).unwrap();
-        let c = g.rec.clock.unwrap();
-        assert_eq!(c.remaining[1], 10_000 - 3_700 + 1_000);
-        assert_eq!(c.running, Some(0));
-        // White's flag: 10 000 (no increment for the move made before the clocks ran) + the
-        // allowance.
-        assert_eq!(c.remaining[0], 10_000);
-        assert!(g.check_time(5_000 + 10_299).is_empty());
-        let ev = g.check_time(5_000 + 10_300);
-        assert!(matches!(&ev[0], GameEvent::Ended { end, .. } if end.reason == "time" && end.winner == Some(Side::Black)));
-    }
-}
