@@ -4,6 +4,7 @@
 # each N given (default: 250 500 1000 1500 2000). Prints one line per run; stops by itself.
 #
 #   scripts/load.sh [N ...]            SECONDS_PER_RUN=30 IDLE=200 scripts/load.sh 1000
+#   SPECTATORS=1 scripts/load.sh 10 100 1000    one game watched by N spectators who suggest
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p takhte-server
@@ -20,8 +21,13 @@ for n in "${runs[@]}"; do
     pid=$!
     for _ in $(seq 100); do grep -q listening "$dir/out" 2>/dev/null && break; sleep 0.1; done
     addr=$(sed -n 's/^takhte-server: listening on //p' "$dir/out")
-    target/release/takhte-load --server "$addr" --games "$n" --idle "$idle" \
-        --seconds "$seconds" --pid "$pid" || true
+    if [ -n "${SPECTATORS:-}" ]; then
+        target/release/takhte-load --server "$addr" --spectators "$n" \
+            --seconds "$seconds" --pid "$pid" || true
+    else
+        target/release/takhte-load --server "$addr" --games "$n" --idle "$idle" \
+            --seconds "$seconds" --pid "$pid" || true
+    fi
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     rm -rf "$dir"

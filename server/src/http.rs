@@ -88,6 +88,11 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io:
         }
     });
     log!("serving games from {}", hub.store_name());
+    // No Nagle delay: a move is one small message that should leave at once.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(
         listener,
         router(hub).into_make_service_with_connect_info::<SocketAddr>(),

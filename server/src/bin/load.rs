@@ -6,7 +6,12 @@
 //!
 //! ```sh
 //! takhte-load --server 127.0.0.1:7878 --games 1000 --idle 200 --seconds 30 [--pid PID]
+//! takhte-load --server 127.0.0.1:7878 --spectators 1000 --seconds 30 [--pid PID]
 //! ```
+//!
+//! With `--spectators N`: one public game between two bots, watched by N spectators who each
+//! suggest a random legal move at every turn; it reports, for each real move, the time until
+//! the last spectator received it (median, 99th percentile), and every delivery's time.
 //!
 //! It sends traffic only to the address given (refused unless it is a loopback address), and
 //! stops by itself after `--seconds` (plus the time to connect).
@@ -34,6 +39,7 @@ struct Args {
     seconds: u64,
     pid: Option<u32>,
     think_ms: u64,
+    spectators: usize,
 }
 
 fn parse() -> Result<Args, String> {
@@ -44,6 +50,7 @@ fn parse() -> Result<Args, String> {
         seconds: 20,
         pid: None,
         think_ms: 1000,
+        spectators: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -56,6 +63,7 @@ fn parse() -> Result<Args, String> {
             "--seconds" => a.seconds = v()?.parse().map_err(|_| "--seconds: a number")?,
             "--pid" => a.pid = Some(v()?.parse().map_err(|_| "--pid: a number")?),
             "--think-ms" => a.think_ms = v()?.parse().map_err(|_| "--think-ms: a number")?,
+            "--spectators" => a.spectators = v()?.parse().map_err(|_| "--spectators: a number")?,
             "--help" | "-h" => return Err(
                 "usage: takhte-load --server 127.0.0.1:PORT --games N [--idle M] [--seconds S] [--pid PID] [--think-ms MS]".into(),
             ),
@@ -81,14 +89,22 @@ struct Shared {
     stop: AtomicBool,
     /// When each move was sent, by (game, ply), in microseconds since `start`.
     sent: Mutex<HashMap<(String, u32), u64>>,
+    /// Spectator mode: the game's code, and each delivery of a move to a spectator (ply, µs).
+    watched: tokio::sync::watch::Sender<Option<String>>,
+    deliveries: Mutex<Vec<(u32, u32)>>,
+    spectating: bool,
 }
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn connect(server: &str, name: &str) -> Result<Ws, String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{server}/ws"))
-        .await
-        .map_err(|e| e.to_string())?;
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+        format!("ws://{server}/ws"),
+        None,
+        true, // no Nagle delay, as the app's client
+    )
+    .await
+    .map_err(|e| e.to_string())?;
     send(
         &mut ws,
         &ClientMsg::Hello {
@@ -123,7 +139,7 @@ async fn player(
     shared.connected.fetch_add(1, Ordering::Relaxed);
     let mut game: Option<(String, AnyGame, takhte_core::rules::Side)> = None;
     let mut next_move: Option<tokio::time::Instant> = None;
-    if creator && new_game(&mut ws).await.is_err() {
+    if creator && new_game(&mut ws, shared.spectating).await.is_err() {
         return;
     }
     let mut ping = tokio::time::interval(Duration::from_secs(5));
@@ -163,6 +179,7 @@ async fn player(
                         let Some(you) = state.you else { continue };
                         if creator {
                             if let Some(tx) = &code_tx { let _ = tx.send(state.code.clone()).await; }
+                            if shared.spectating { let _ = shared.watched.send(Some(state.code.clone())); }
                         }
                         game = Some((state.code.clone(), g, you));
                     }
@@ -174,7 +191,11 @@ async fn player(
                     ServerMsg::Event { code, event: GameEvent::Moved { ply, mv, .. }, .. } => {
                         let Some((c, g, you)) = game.as_mut() else { continue };
                         if *c != code { continue }
-                        let sent = shared.sent.lock().unwrap().remove(&(code.clone(), ply));
+                        let sent = if shared.spectating {
+                            shared.sent.lock().unwrap().get(&(code.clone(), ply)).copied()
+                        } else {
+                            shared.sent.lock().unwrap().remove(&(code.clone(), ply))
+                        };
                         if g.side_to_move() != *you {
                             // The opponent's move: measure its trip.
                             if let (Some(t0), true) = (sent, shared.measuring.load(Ordering::Relaxed)) {
@@ -197,7 +218,7 @@ async fn player(
                             game = None;
                             next_move = None;
                             let _ = send(&mut ws, &ClientMsg::Close { code }).await;
-                            if creator && new_game(&mut ws).await.is_err() { return; }
+                            if creator && new_game(&mut ws, shared.spectating).await.is_err() { return; }
                         }
                     }
                     ServerMsg::Error { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); }
@@ -209,7 +230,7 @@ async fn player(
     }
 }
 
-async fn new_game(ws: &mut Ws) -> Result<(), String> {
+async fn new_game(ws: &mut Ws, watched: bool) -> Result<(), String> {
     send(
         ws,
         &ClientMsg::Create {
@@ -217,14 +238,86 @@ async fn new_game(ws: &mut Ws) -> Result<(), String> {
                 kind: GameKind::Chess,
                 clock: None,
                 colour: ColourChoice::White,
-                public: false,
+                public: watched,
                 position: None,
-                spectators: false,
+                spectators: watched,
                 audience: false,
             },
         },
     )
     .await
+}
+
+/// A spectator: watches the game, notes when each move arrives, and suggests a random legal
+/// move a moment after each one.
+async fn spectator(server: String, shared: Arc<Shared>) {
+    let Ok(mut ws) = connect(&server, "spectator").await else {
+        shared.errors.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    shared.connected.fetch_add(1, Ordering::Relaxed);
+    let mut code_rx = shared.watched.subscribe();
+    let code = loop {
+        if let Some(c) = code_rx.borrow().clone() {
+            break c;
+        }
+        if code_rx.changed().await.is_err() {
+            return;
+        }
+    };
+    if send(&mut ws, &ClientMsg::Watch { code: code.clone(), since: None }).await.is_err() {
+        return;
+    }
+    let mut game: Option<AnyGame> = None;
+    let mut suggest_at: Option<(tokio::time::Instant, u32, String)> = None;
+    let mut ping = tokio::time::interval(Duration::from_secs(5));
+    while !shared.stop.load(Ordering::Relaxed) {
+        let wake = suggest_at
+            .as_ref()
+            .map(|(t, _, _)| *t)
+            .unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            _ = ping.tick() => {
+                if send(&mut ws, &ClientMsg::Ping { nonce: 2 }).await.is_err() { return }
+            }
+            _ = tokio::time::sleep_until(wake) => {
+                if let Some((_, ply, mv)) = suggest_at.take() {
+                    if send(&mut ws, &ClientMsg::Suggest { code: code.clone(), ply, mv }).await.is_err() { return }
+                }
+            }
+            msg = ws.next() => {
+                let Some(Ok(Message::Text(t))) = msg else {
+                    if msg.is_none() || matches!(msg, Some(Err(_))) { shared.errors.fetch_add(1, Ordering::Relaxed); return; }
+                    continue;
+                };
+                let Ok(m) = serde_json::from_str::<ServerMsg>(t.as_str()) else { continue };
+                match m {
+                    ServerMsg::State { state } => {
+                        let Ok(mut g) = AnyGame::from_text(GameKind::Chess, &state.start) else { continue };
+                        for p in &state.plies { let _ = g.play_text(&p.mv); }
+                        game = Some(g);
+                    }
+                    ServerMsg::Event { event: GameEvent::Moved { ply, mv, .. }, .. } => {
+                        let now = shared.start.elapsed().as_micros() as u64;
+                        let t0 = shared.sent.lock().unwrap().get(&(code.clone(), ply)).copied();
+                        if let (Some(t0), true) = (t0, shared.measuring.load(Ordering::Relaxed)) {
+                            shared.deliveries.lock().unwrap().push((ply, now.saturating_sub(t0) as u32));
+                        }
+                        let Some(g) = game.as_mut() else { continue };
+                        if g.play_text(&mv).is_err() { continue }
+                        let moves = g.legal_moves();
+                        if let Some(next) = moves.choose(&mut rand::thread_rng()) {
+                            let text = g.move_to_text(next);
+                            let delay = rand::thread_rng().gen_range(50..400);
+                            suggest_at = Some((tokio::time::Instant::now() + Duration::from_millis(delay), ply + 1, text));
+                        }
+                    }
+                    ServerMsg::Error { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); }
+                    _ => {}
+                }
+            }
+        }
+    }
 }
 
 fn ply_of(g: &AnyGame) -> u32 {
@@ -289,9 +382,13 @@ fn main() {
             measuring: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             sent: Mutex::new(HashMap::new()),
+            watched: tokio::sync::watch::channel(None).0,
+            deliveries: Mutex::new(Vec::new()),
+            spectating: args.spectators > 0,
         });
+        let games = if args.spectators > 0 { 1 } else { args.games };
         let mut tasks = Vec::new();
-        for i in 0..args.games {
+        for i in 0..games {
             let (tx, rx) = tokio::sync::mpsc::channel(4);
             tasks.push(tokio::spawn(player(args.server.clone(), Arc::clone(&shared), true, Some(tx), None, args.think_ms)));
             tasks.push(tokio::spawn(player(args.server.clone(), Arc::clone(&shared), false, None, Some(rx), args.think_ms)));
@@ -302,9 +399,16 @@ fn main() {
         for _ in 0..args.idle {
             tasks.push(tokio::spawn(idle(args.server.clone(), Arc::clone(&shared))));
         }
+        for i in 0..args.spectators {
+            tasks.push(tokio::spawn(spectator(args.server.clone(), Arc::clone(&shared))));
+            if i % 100 == 99 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
         // Wait for the connections, then a warm-up of a few seconds.
         let t = Instant::now();
-        while (shared.connected.load(Ordering::Relaxed) as usize) < 2 * args.games + args.idle
+        while (shared.connected.load(Ordering::Relaxed) as usize)
+            < 2 * games + args.idle + args.spectators
             && t.elapsed() < Duration::from_secs(60)
         {
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -331,6 +435,42 @@ fn main() {
             }
             s[((s.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
         };
+        if args.spectators > 0 {
+            let d = shared.deliveries.lock().unwrap().clone();
+            let mut by_ply: HashMap<u32, Vec<u32>> = HashMap::new();
+            for (ply, us) in &d {
+                by_ply.entry(*ply).or_default().push(*us);
+            }
+            // The time until the last spectator had each move (moves every spectator got).
+            let mut last: Vec<u32> = by_ply
+                .values()
+                .filter(|v| v.len() >= args.spectators)
+                .map(|v| *v.iter().max().unwrap())
+                .collect();
+            last.sort_unstable();
+            let mut all: Vec<u32> = d.iter().map(|(_, us)| *us).collect();
+            all.sort_unstable();
+            let q = |v: &[u32], p: f64| -> f64 {
+                if v.is_empty() { return f64::NAN; }
+                v[((v.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
+            };
+            let mut pl = shared.samples.lock().unwrap().clone();
+            pl.sort_unstable();
+            eprintln!("opponent player's receipt ms p50 {:.1} p99 {:.1}", q(&pl, 0.5), q(&pl, 0.99));
+            println!(
+                "spectators {} moves {} last-spectator ms p50 {:.1} p99 {:.1} max {:.1} | every delivery ms p50 {:.1} p99 {:.1} ({} deliveries) errors {}{}",
+                args.spectators,
+                last.len(),
+                q(&last, 0.5),
+                q(&last, 0.99),
+                q(&last, 1.0),
+                q(&all, 0.5),
+                q(&all, 0.99),
+                all.len(),
+                shared.errors.load(Ordering::Relaxed),
+                if rss_max > 0 { format!(" server RSS max {} MiB", rss_max / 1024) } else { String::new() }
+            );
+        } else {
         println!(
             "games {} connections {} (connected in {:.1} s) moves/s {:.0} relay ms p50 {:.2} p99 {:.2} max {:.2} samples {} games finished {} errors {}{}",
             args.games,
@@ -345,6 +485,7 @@ fn main() {
             shared.errors.load(Ordering::Relaxed),
             if rss_max > 0 { format!(" server RSS max {} MiB", rss_max / 1024) } else { String::new() }
         );
+        }
         tokio::time::sleep(Duration::from_millis(300)).await;
         for t in tasks {
             t.abort();
