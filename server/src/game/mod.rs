@@ -20,6 +20,10 @@ pub use record::*;
 mod tests {
     use super::*;
     use rand::SeedableRng;
+    use takhte_core::net::protocol::{
+        ClockSpec, ColourChoice, ErrorCode, GameEvent, GameSettings,
+    };
+    use takhte_core::rules::{GameKind, Side};
 
     fn actor(n: u8) -> Actor {
         Actor {
