@@ -79,6 +79,16 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         let _ = sink.close().await;
     });
 
+    if !hub.available() {
+        bye(
+            &conn,
+            CloseReason::Shutdown,
+            "the server is reconnecting to its message bus; try again in a moment".to_string(),
+        );
+        drop(conn);
+        let _ = writer.await;
+        return;
+    }
     if !hub.connect_ip(ip) {
         bye(
             &conn,
@@ -148,6 +158,10 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
                 }
             }
             _ = conn.kill.notified() => break,
+            _ = hub.kick_all.notified() => {
+                bye(&conn, CloseReason::Shutdown, "the server lost its message bus; reconnect in a moment".to_string());
+                break;
+            }
             _ = tokio::time::sleep(wait) => {
                 bye(&conn, CloseReason::Idle, if state.actor.is_none() {
                     "no hello in time".to_string()

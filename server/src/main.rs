@@ -4,6 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use takhte_server::hub::{Config, Hub};
+use takhte_server::hub::cluster::Bus;
+use takhte_server::store::postgres::Postgres;
 use takhte_server::store::sqlite::Sqlite;
 use takhte_server::store::Storage;
 use takhte_server::{http, log};
@@ -14,8 +16,13 @@ usage: takhte-server [OPTIONS]
 
   --listen ADDR            address and port to listen on (default 127.0.0.1:7878;
                            0.0.0.0:7878 for every network; port 0 picks a free one)
-  --db FILE                the SQLite file the games are kept in
-                           (default takhte-server.sqlite; created when missing)
+  --db FILE|URL            where the games are kept: a SQLite file (default
+                           takhte-server.sqlite; created when missing) or a PostgreSQL URL
+                           postgres://USER:PASSWORD@HOST:PORT/DATABASE
+  --redis URL              join a cluster of instances through this Redis (redis://HOST:PORT);
+                           every instance of a cluster uses the same PostgreSQL and Redis
+  --cluster NAME           the cluster's name (default takhte), so that several clusters can
+                           share one Redis
   --max-conns-per-ip N     connections one address may hold (default 20)
   --max-open-games N       games not ended one player may sit at (default 10)
   --msgs-per-sec N         messages a connection may send per second on average (default 10)
@@ -29,14 +36,18 @@ The line 'takhte-server: listening on ADDR' on standard output says the server i
 
 struct Args {
     listen: String,
-    db: PathBuf,
+    db: String,
+    redis: Option<String>,
+    cluster: String,
     config: Config,
 }
 
 fn parse(args: &[String]) -> Result<Option<Args>, String> {
     let mut out = Args {
         listen: "127.0.0.1:7878".into(),
-        db: PathBuf::from("takhte-server.sqlite"),
+        db: "takhte-server.sqlite".into(),
+        redis: None,
+        cluster: "takhte".into(),
         config: Config::default(),
     };
     let mut it = args.iter();
@@ -55,7 +66,9 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
         match a.as_str() {
             "--help" | "-h" => return Ok(None),
             "--listen" => out.listen = value("--listen")?,
-            "--db" => out.db = PathBuf::from(value("--db")?),
+            "--db" => out.db = value("--db")?,
+            "--redis" => out.redis = Some(value("--redis")?),
+            "--cluster" => out.cluster = value("--cluster")?,
             "--max-conns-per-ip" => {
                 out.config.max_conns_per_ip = number(a, value(a)?)?;
             }
@@ -95,14 +108,38 @@ fn main() {
         }
     };
     let code = runtime.block_on(async move {
-        let store: Arc<dyn Storage> = match Sqlite::open(&args.db) {
-            Ok(s) => Arc::new(s),
-            Err(e) => {
-                eprintln!("takhte-server: cannot open {}: {e}", args.db.display());
-                return 1;
+        let store: Arc<dyn Storage> = if args.db.starts_with("postgres://")
+            || args.db.starts_with("postgresql://")
+        {
+            match Postgres::open(&args.db).await {
+                Ok(s) => Arc::new(s),
+                Err(e) => {
+                    eprintln!("takhte-server: cannot use the PostgreSQL database: {e}");
+                    return 1;
+                }
+            }
+        } else {
+            match Sqlite::open(&PathBuf::from(&args.db)) {
+                Ok(s) => Arc::new(s),
+                Err(e) => {
+                    eprintln!("takhte-server: cannot open {}: {e}", args.db);
+                    return 1;
+                }
             }
         };
         let hub = Hub::new(args.config, store);
+        if let Some(url) = &args.redis {
+            match Bus::new(url, &args.cluster) {
+                Ok(bus) => {
+                    log!("joining the cluster through {}", bus.describe());
+                    hub.attach_bus(Arc::new(bus));
+                }
+                Err(e) => {
+                    eprintln!("takhte-server: cannot use Redis at {url}: {e}");
+                    return 1;
+                }
+            }
+        }
         match hub.load_running().await {
             Ok(n) if n > 0 => log!("{n} games in play taken up again"),
             Ok(_) => {}

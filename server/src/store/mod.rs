@@ -5,6 +5,7 @@
 //! [`StoreError::Conflict`] and lands nothing, so two writers can never both move one game.
 //! Schema changes are numbered files under `migrations/`, applied at start.
 
+pub mod postgres;
 pub mod sqlite;
 
 use async_trait::async_trait;
@@ -45,6 +46,8 @@ pub enum Write {
         rec: GameRecord,
         /// The `seq` of the record it replaces.
         expected_seq: u64,
+        /// The change's numbered events, as sent to clients.
+        events: Vec<(u64, String)>,
     },
 }
 
@@ -62,6 +65,8 @@ pub struct Columns<'a> {
     pub white: Option<&'a str>,
     /// Black's token hash.
     pub black: Option<&'a str>,
+    /// When the running clock's flag falls.
+    pub deadline_ms: Option<i64>,
 }
 
 impl<'a> Columns<'a> {
@@ -74,6 +79,7 @@ impl<'a> Columns<'a> {
             public: rec.settings.public,
             white: rec.seats[0].as_ref().map(|s| s.token_hash.as_str()),
             black: rec.seats[1].as_ref().map(|s| s.token_hash.as_str()),
+            deadline_ms: rec.deadline_ms().map(|d| d as i64),
         }
     }
 }
@@ -99,6 +105,17 @@ pub trait Storage: Send + Sync + 'static {
         public_only: bool,
         limit: usize,
     ) -> Result<Vec<GameRecord>, StoreError>;
+    /// The events of a game after number `since` (at most `limit`), in order.
+    async fn events_since(
+        &self,
+        code: &str,
+        since: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError>;
+    /// The number of the last event of each of these games.
+    async fn seqs(&self, codes: &[String]) -> Result<Vec<(String, u64)>, StoreError>;
+    /// Games whose running clock's flag has fallen by `now_ms` (at most `limit`).
+    async fn due(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError>;
     /// One line for the log: which database.
     fn describe(&self) -> String;
 }

@@ -14,7 +14,10 @@ use super::{parse_record, Columns, Storage, StoreError, Write};
 use crate::game::{GameRecord, Stage};
 
 /// The migrations, in order: (version, SQL).
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../../migrations/sqlite/0001_games.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../../migrations/sqlite/0001_games.sql")),
+    (2, include_str!("../../migrations/sqlite/0002_events_deadlines.sql")),
+];
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 128;
@@ -24,6 +27,9 @@ enum Job {
     Write(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
     GamesOf(String, oneshot::Sender<Result<Vec<GameRecord>, StoreError>>),
     AtStage(Stage, bool, usize, oneshot::Sender<Result<Vec<GameRecord>, StoreError>>),
+    EventsSince(String, u64, usize, oneshot::Sender<Result<Vec<(u64, String)>, StoreError>>),
+    Seqs(Vec<String>, oneshot::Sender<Result<Vec<(String, u64)>, StoreError>>),
+    Due(u64, usize, oneshot::Sender<Result<Vec<String>, StoreError>>),
 }
 
 /// A SQLite file.
@@ -121,6 +127,15 @@ fn worker(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                 Job::AtStage(stage, public, limit, reply) => {
                     let _ = reply.send(at_stage(&conn, stage, public, limit));
                 }
+                Job::EventsSince(code, since, limit, reply) => {
+                    let _ = reply.send(events_since(&conn, &code, since, limit));
+                }
+                Job::Seqs(codes, reply) => {
+                    let _ = reply.send(seqs(&conn, &codes));
+                }
+                Job::Due(now, limit, reply) => {
+                    let _ = reply.send(due(&conn, now, limit));
+                }
             }
         }
         if !writes.is_empty() {
@@ -175,6 +190,52 @@ fn at_stage(
     records(conn, sql, &[&stage.word(), &(limit as i64)])
 }
 
+fn events_since(
+    conn: &Connection,
+    code: &str,
+    since: u64,
+    limit: usize,
+) -> Result<Vec<(u64, String)>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached("SELECT seq, body FROM events WHERE code = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3")
+        .map_err(unavailable)?;
+    let rows = stmt
+        .query_map(params![code, since as i64, limit as i64], |r| {
+            Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
+        })
+        .map_err(unavailable)?;
+    rows.map(|r| r.map_err(unavailable)).collect()
+}
+
+fn seqs(conn: &Connection, codes: &[String]) -> Result<Vec<(String, u64)>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached("SELECT seq FROM games WHERE code = ?1")
+        .map_err(unavailable)?;
+    let mut out = Vec::new();
+    for c in codes {
+        let seq: Option<i64> = stmt
+            .query_row([c], |r| r.get(0))
+            .optional()
+            .map_err(unavailable)?;
+        if let Some(seq) = seq {
+            out.push((c.clone(), seq as u64));
+        }
+    }
+    Ok(out)
+}
+
+fn due(conn: &Connection, now: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT code FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= ?1 LIMIT ?2",
+        )
+        .map_err(unavailable)?;
+    let rows = stmt
+        .query_map(params![now as i64, limit as i64], |r| r.get::<_, String>(0))
+        .map_err(unavailable)?;
+    rows.map(|r| r.map_err(unavailable)).collect()
+}
+
 /// Applies one request's writes inside the open transaction.
 fn apply_writes(tx: &rusqlite::Transaction<'_>, writes: &[Write]) -> Result<(), StoreError> {
     for w in writes {
@@ -184,30 +245,42 @@ fn apply_writes(tx: &rusqlite::Transaction<'_>, writes: &[Write]) -> Result<(), 
                 let json = serde_json::to_string(rec).map_err(unavailable)?;
                 let n = tx
                     .execute(
-                        "INSERT INTO games (code, kind, stage, public, white_hash, black_hash, created_ms, updated_ms, seq, record)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (code) DO NOTHING",
+                        "INSERT INTO games (code, kind, stage, public, white_hash, black_hash, created_ms, updated_ms, seq, record, deadline_ms)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (code) DO NOTHING",
                         params![c.code, c.kind, c.stage, c.public, c.white, c.black,
-                                rec.created_ms as i64, rec.updated_ms as i64, rec.seq as i64, json],
+                                rec.created_ms as i64, rec.updated_ms as i64, rec.seq as i64, json, c.deadline_ms],
                     )
                     .map_err(unavailable)?;
                 if n == 0 {
                     return Err(StoreError::Conflict);
                 }
             }
-            Write::Update { rec, expected_seq } => {
+            Write::Update {
+                rec,
+                expected_seq,
+                events,
+            } => {
                 let c = Columns::of(rec);
                 let json = serde_json::to_string(rec).map_err(unavailable)?;
                 let n = tx
                     .execute(
                         "UPDATE games SET stage = ?2, public = ?3, white_hash = ?4, black_hash = ?5,
-                                updated_ms = ?6, seq = ?7, record = ?8
+                                updated_ms = ?6, seq = ?7, record = ?8, deadline_ms = ?10
                          WHERE code = ?1 AND seq = ?9",
                         params![c.code, c.stage, c.public, c.white, c.black,
-                                rec.updated_ms as i64, rec.seq as i64, json, *expected_seq as i64],
+                                rec.updated_ms as i64, rec.seq as i64, json, *expected_seq as i64,
+                                c.deadline_ms],
                     )
                     .map_err(unavailable)?;
                 if n == 0 {
                     return Err(StoreError::Conflict);
+                }
+                for (seq, body) in events {
+                    tx.execute(
+                        "INSERT INTO events (code, seq, body) VALUES (?1, ?2, ?3)",
+                        params![c.code, *seq as i64, body],
+                    )
+                    .map_err(unavailable)?;
                 }
             }
         }
@@ -278,6 +351,24 @@ impl Storage for Sqlite {
     ) -> Result<Vec<GameRecord>, StoreError> {
         self.ask(|tx| Job::AtStage(stage, public_only, limit, tx))
             .await?
+    }
+
+    async fn events_since(
+        &self,
+        code: &str,
+        since: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError> {
+        self.ask(|tx| Job::EventsSince(code.to_string(), since, limit, tx))
+            .await?
+    }
+
+    async fn seqs(&self, codes: &[String]) -> Result<Vec<(String, u64)>, StoreError> {
+        self.ask(|tx| Job::Seqs(codes.to_vec(), tx)).await?
+    }
+
+    async fn due(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.ask(|tx| Job::Due(now_ms, limit, tx)).await?
     }
 
     fn describe(&self) -> String {

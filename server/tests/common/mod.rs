@@ -1,7 +1,9 @@
 //! Helpers of the server tests: a real server process on loopback, a TCP proxy that can cut
-//! connections, raw WebSocket clients, and bots.
+//! connections, a balancer in front of several instances, raw WebSocket clients, and bots.
 
 #![allow(dead_code)]
+
+pub mod services;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -23,10 +25,12 @@ pub struct Server {
     child: Child,
     /// `127.0.0.1:PORT`.
     pub addr: String,
-    /// Its database file.
+    /// Its database file (or URL).
     pub db: PathBuf,
     /// Extra options it was started with.
     pub options: Vec<String>,
+    /// Extra environment.
+    pub env: Vec<(String, String)>,
 }
 
 impl Server {
@@ -37,14 +41,24 @@ impl Server {
 
     /// Starts a server listening on `listen`.
     pub fn start_at(listen: &str, db: &Path, options: &[&str]) -> Server {
+        Server::start_env(listen, db, options, &[])
+    }
+
+    /// Starts a server with extra environment variables (`TAKHTE_FAULT`, say).
+    pub fn start_env(listen: &str, db: &Path, options: &[&str], env: &[(&str, &str)]) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_takhte-server"));
         cmd.arg("--listen")
             .arg(listen)
             .arg("--db")
             .arg(db)
             .args(options)
+            .envs(env.iter().map(|(k, v)| (k.to_string(), v.to_string())))
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(if std::env::var_os("TAKHTE_TEST_LOG").is_some() {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            });
         let mut child = cmd.spawn().expect("the server starts");
         let stdout = child.stdout.take().expect("stdout");
         let mut line = String::new();
@@ -61,7 +75,13 @@ impl Server {
             addr,
             db: db.to_path_buf(),
             options: options.iter().map(|s| s.to_string()).collect(),
+            env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         }
+    }
+
+    /// Whether the process has ended (killed, or aborted by a fault).
+    pub fn has_exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
     /// Kills the process at once (SIGKILL), as a crash would.
@@ -176,6 +196,54 @@ impl Drop for Proxy {
     }
 }
 
+/// A balancer in front of several instances: each new connection goes to the first instance
+/// in the list that accepts it (so all go to the first while it lives, then to the next).
+pub struct Balancer {
+    /// Where clients connect.
+    pub addr: String,
+    stop: Arc<AtomicBool>,
+}
+
+impl Balancer {
+    /// Starts a balancer over `backends`.
+    pub fn start(backends: Vec<String>) -> Balancer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let stop = Arc::new(AtomicBool::new(false));
+        let s = Arc::clone(&stop);
+        listener.set_nonblocking(true).unwrap();
+        std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                let Ok((client, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                };
+                let _ = client.set_nonblocking(false);
+                let Some(server) = backends.iter().find_map(|b| TcpStream::connect(b).ok()) else {
+                    continue;
+                };
+                for (mut from, mut to) in [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server, client),
+                ] {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = from.shutdown(std::net::Shutdown::Both);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Balancer { addr, stop }
+    }
+}
+
+impl Drop for Balancer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 /// A raw protocol client: sends and reads JSON text.
 pub struct Raw {
     ws: tungstenite::WebSocket<TcpStream>,
@@ -202,7 +270,13 @@ impl Raw {
 
     /// Connects and says hello with a new token.
     pub fn hello(addr: &str, name: &str) -> Raw {
+        Raw::hello_as(addr, name, &token::generate())
+    }
+
+    /// Connects and says hello with `token` (the same player on two connections).
+    pub fn hello_as(addr: &str, name: &str, token: &str) -> Raw {
         let mut r = Raw::connect(addr);
+        r.token = token.to_string();
         let t = r.token.clone();
         r.send(&ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,

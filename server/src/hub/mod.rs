@@ -16,14 +16,19 @@ use tokio::sync::{mpsc, Notify};
 
 use takhte_core::net::code;
 use takhte_core::net::protocol::{
-    Crowd, ErrorCode, GameEvent, GameSettings, GameSummary, LiveEntry, LobbyEntry, ServerMsg,
-    Tally,
+    ErrorCode, GameEvent, GameSettings, GameSummary, LobbyEntry, ServerMsg,
 };
-use takhte_core::rules::Side;
 
-use crate::game::{Actor, Command, Context, Live, Refusal, Stage, WatchView};
+use crate::game::{Actor, Command, Context, Live, Refusal, Stage};
 use crate::store::{Storage, StoreError, Write};
 use crate::{log, now_ms};
+
+pub mod cluster;
+pub mod fault;
+mod room;
+mod spectators;
+
+use room::{Room, RoomInner, Sub};
 
 /// Limits and knobs.
 #[derive(Clone, Debug)]
@@ -102,128 +107,6 @@ pub fn to_text(msg: &ServerMsg) -> Arc<str> {
         .into()
 }
 
-struct Sub {
-    conn: ConnHandle,
-    seat: Option<Side>,
-    /// Watching as a spectator (not a player's own connection).
-    spectator: bool,
-    token_hash: String,
-}
-
-struct RoomInner {
-    live: Live,
-    subs: HashMap<u64, Sub>,
-    /// When each seated player went away (ms since the epoch); `None` while here.
-    away: [Option<u64>; 2],
-    /// The last events, for clients that come back.
-    recent: VecDeque<(u64, Arc<str>)>,
-    /// When the room last had a subscriber or a change.
-    touched_ms: u64,
-    /// The spectators' suggestions for the move now, by token hash.
-    suggestions: HashMap<String, String>,
-    /// How many times each spectator suggested for the move now.
-    changes: HashMap<String, u32>,
-    /// The spectator count or the tally changed since they were last sent.
-    count_dirty: bool,
-    tally_dirty: bool,
-    /// When they were last sent.
-    flushed_ms: u64,
-}
-
-/// One game in memory.
-pub struct Room {
-    code: String,
-    inner: tokio::sync::Mutex<RoomInner>,
-    /// When the running clock's flag falls (0: none), for the ticker.
-    deadline_ms: AtomicU64,
-    /// Spectator counts or suggestions wait to be sent.
-    crowd_dirty: std::sync::atomic::AtomicBool,
-}
-
-impl RoomInner {
-    fn presence(&self, now: u64) -> [(bool, u64); 2] {
-        [0, 1].map(|i| match self.away[i] {
-            Some(t) if self.live.rec.seats[i].is_some() => (false, now.saturating_sub(t)),
-            _ => (self.live.rec.seats[i].is_some(), 0),
-        })
-    }
-
-    fn online(&self, seat: Side) -> bool {
-        self.subs.values().any(|s| s.seat == Some(seat))
-    }
-
-    /// Spectators watching (each player token once).
-    fn spectators(&self) -> u32 {
-        let tokens: std::collections::HashSet<&str> = self
-            .subs
-            .values()
-            .filter(|s| s.spectator)
-            .map(|s| s.token_hash.as_str())
-            .collect();
-        tokens.len() as u32
-    }
-
-    /// The suggestions for the move now, most chosen first.
-    fn crowd(&self) -> Option<Crowd> {
-        if self.suggestions.is_empty() {
-            return None;
-        }
-        let mut counts: HashMap<&str, u32> = HashMap::new();
-        for mv in self.suggestions.values() {
-            *counts.entry(mv.as_str()).or_insert(0) += 1;
-        }
-        let mut tally: Vec<Tally> = counts
-            .into_iter()
-            .map(|(mv, count)| Tally {
-                mv: mv.to_string(),
-                count,
-            })
-            .collect();
-        tally.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
-        Some(Crowd {
-            tally,
-            voters: self.suggestions.len() as u32,
-        })
-    }
-
-    /// Whether a connection may see the suggestions now: a spectator, or in an audience game
-    /// the player to move.
-    fn sees_suggestions(&self, seat: Option<Side>, spectator: bool) -> bool {
-        spectator
-            || (self.live.rec.settings.audience
-                && seat == Some(self.live.game().side_to_move())
-                && self.live.rec.end.is_none())
-    }
-
-    fn watch_view(&self, seat: Option<Side>, spectator: bool, token_hash: &str) -> WatchView {
-        WatchView {
-            spectators: self.spectators(),
-            suggestions: if self.sees_suggestions(seat, spectator) {
-                self.crowd()
-            } else {
-                None
-            },
-            yours: if spectator {
-                self.suggestions.get(token_hash).cloned()
-            } else {
-                None
-            },
-        }
-    }
-
-    /// Drops the suggestions that no longer fit the game (a move was played, or the die rolled).
-    fn prune_suggestions(&mut self) {
-        let ply = self.live.rec.moves.len() as u32;
-        let live = &self.live;
-        let before = self.suggestions.len();
-        self.suggestions
-            .retain(|_, mv| live.check_suggestion(ply, mv).is_ok());
-        if self.suggestions.len() != before {
-            self.tally_dirty = true;
-        }
-    }
-}
-
 /// The server's state.
 pub struct Hub {
     /// Limits.
@@ -233,9 +116,42 @@ pub struct Hub {
     conns_by_ip: Mutex<HashMap<IpAddr, usize>>,
     next_conn: AtomicU64,
     rng: Mutex<rand_chacha::ChaCha20Rng>,
+    /// Several instances: the message bus (Redis), once attached.
+    bus: std::sync::OnceLock<Arc<cluster::Bus>>,
+    /// Whether the bus is up (always true without one).
+    bus_up: std::sync::atomic::AtomicBool,
+    /// Notified when every connection must close (the bus went down).
+    pub kick_all: Notify,
 }
 
-fn store_refusal(e: StoreError) -> Refusal {
+/// Why a write did not land.
+enum Failure {
+    /// The game changed in the store since it was read.
+    Conflict,
+    /// Refused, with its reason.
+    Refused(Refusal),
+}
+
+/// The texts of numbered events, as sent to clients.
+fn event_texts(code: &str, first_seq: u64, events: Vec<GameEvent>) -> Vec<(u64, Arc<str>)> {
+    events
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| {
+            let seq = first_seq + i as u64;
+            (
+                seq,
+                to_text(&ServerMsg::Event {
+                    code: code.to_string(),
+                    seq,
+                    event,
+                }),
+            )
+        })
+        .collect()
+}
+
+pub(crate) fn store_refusal(e: StoreError) -> Refusal {
     match e {
         StoreError::Conflict => Refusal {
             code: ErrorCode::Storage,
@@ -258,6 +174,9 @@ impl Hub {
             conns_by_ip: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
             rng: Mutex::new(rand_chacha::ChaCha20Rng::from_entropy()),
+            bus: std::sync::OnceLock::new(),
+            bus_up: std::sync::atomic::AtomicBool::new(true),
+            kick_all: Notify::new(),
         })
     }
 
@@ -351,6 +270,9 @@ impl Hub {
                 count_dirty: false,
                 tally_dirty: false,
                 flushed_ms: 0,
+                remote_online: [false; 2],
+                remote_left: [0; 2],
+                remote_spectators: HashMap::new(),
             }),
         });
         rooms.insert(room.code.clone(), Arc::clone(&room));
@@ -445,6 +367,7 @@ impl Hub {
         inner.touched_ms = now_ms();
         if let (Some(s), Some(false)) = (seat, was_online) {
             inner.away[s.index()] = None;
+            self.presence_changed(&room.code, s, true);
             let msg = to_text(&ServerMsg::Presence {
                 code: room.code.clone(),
                 seat: s,
@@ -468,6 +391,7 @@ impl Hub {
         if let Some(s) = sub.seat {
             if !inner.online(s) {
                 inner.away[s.index()] = Some(now_ms());
+                self.presence_changed(&room.code, s, false);
                 let msg = to_text(&ServerMsg::Presence {
                     code: room.code.clone(),
                     seat: s,
@@ -500,158 +424,6 @@ impl Hub {
         self.subscribe(&room, &mut inner, conn, actor, false);
         self.catch_up(&inner, conn, actor, since);
         Ok(())
-    }
-
-    /// Watches a game as a spectator (a player of the game opens it instead).
-    pub async fn watch(
-        &self,
-        conn: &ConnHandle,
-        actor: &Actor,
-        code: &str,
-        since: Option<u64>,
-    ) -> Result<(), Refusal> {
-        let room = self.room(code).await?;
-        let mut inner = room.inner.lock().await;
-        if inner.live.rec.seat_of(&actor.token_hash).is_some() {
-            self.subscribe(&room, &mut inner, conn, actor, false);
-            self.catch_up(&inner, conn, actor, since);
-            return Ok(());
-        }
-        if !inner.live.rec.settings.spectators {
-            return Err(Refusal {
-                code: ErrorCode::NoSpectators,
-                message: "the players of this game do not allow spectators".into(),
-            });
-        }
-        let already = inner.subs.get(&conn.id).is_some_and(|s| s.spectator);
-        if !already && inner.spectators() as usize >= self.config.max_spectators {
-            return Err(Refusal {
-                code: ErrorCode::TooManySpectators,
-                message: format!("this game has {} spectators already", self.config.max_spectators),
-            });
-        }
-        self.subscribe(&room, &mut inner, conn, actor, true);
-        self.catch_up(&inner, conn, actor, since);
-        Ok(())
-    }
-
-    /// A spectator's suggestion for the move at `ply`.
-    pub async fn suggest(
-        &self,
-        conn: &ConnHandle,
-        actor: &Actor,
-        code: &str,
-        ply: u32,
-        mv: &str,
-    ) -> Result<(), Refusal> {
-        let room = self.room(code).await?;
-        let mut inner = room.inner.lock().await;
-        match inner.subs.get(&conn.id) {
-            Some(s) if s.spectator => {}
-            Some(_) => {
-                return Err(Refusal {
-                    code: ErrorCode::NotWatching,
-                    message: "players do not suggest moves".into(),
-                })
-            }
-            None => {
-                return Err(Refusal {
-                    code: ErrorCode::NotWatching,
-                    message: "watch the game before suggesting a move".into(),
-                })
-            }
-        }
-        let text = inner.live.check_suggestion(ply, mv)?;
-        if inner.suggestions.get(&actor.token_hash) == Some(&text) {
-            return Err(Refusal {
-                code: ErrorCode::DuplicateSuggestion,
-                message: format!("you suggest {text} already"),
-            });
-        }
-        let n = inner.changes.get(&actor.token_hash).copied().unwrap_or(0);
-        if n >= self.config.max_suggestions {
-            return Err(Refusal {
-                code: ErrorCode::TooManySuggestions,
-                message: format!("at most {} suggestions a move", self.config.max_suggestions),
-            });
-        }
-        inner.changes.insert(actor.token_hash.clone(), n + 1);
-        inner.suggestions.insert(actor.token_hash.clone(), text);
-        inner.tally_dirty = true;
-        room.crowd_dirty.store(true, Ordering::Relaxed);
-        Ok(())
-    }
-
-    /// Sends the spectator counts and suggestion tallies that changed, at most every
-    /// `crowd_every_ms` per game: one message, serialized once, for all its connections.
-    pub async fn flush_crowds(&self) {
-        let now = now_ms();
-        let dirty: Vec<Arc<Room>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
-            .values()
-            .filter(|r| r.crowd_dirty.load(Ordering::Relaxed))
-            .cloned()
-            .collect();
-        for room in dirty {
-            let mut inner = room.inner.lock().await;
-            if now.saturating_sub(inner.flushed_ms) < self.config.crowd_every_ms {
-                continue;
-            }
-            room.crowd_dirty.store(false, Ordering::Relaxed);
-            inner.flushed_ms = now;
-            if std::mem::take(&mut inner.count_dirty) {
-                let msg = to_text(&ServerMsg::Crowd {
-                    code: room.code.clone(),
-                    spectators: inner.spectators(),
-                });
-                for sub in inner.subs.values() {
-                    sub.conn.send(Arc::clone(&msg));
-                }
-            }
-            if std::mem::take(&mut inner.tally_dirty) {
-                let msg = to_text(&ServerMsg::Suggestions {
-                    code: room.code.clone(),
-                    ply: inner.live.rec.moves.len() as u32,
-                    crowd: inner.crowd().unwrap_or_default(),
-                });
-                for sub in inner.subs.values() {
-                    if inner.sees_suggestions(sub.seat, sub.spectator) {
-                        sub.conn.send(Arc::clone(&msg));
-                    }
-                }
-            }
-        }
-    }
-
-    /// The public games in play that may be watched, most watched first.
-    pub async fn live_games(&self) -> Result<Vec<LiveEntry>, Refusal> {
-        let recs = self
-            .store
-            .at_stage(Stage::Playing, true, 200)
-            .await
-            .map_err(store_refusal)?;
-        let mut out = Vec::new();
-        for rec in recs {
-            if !rec.settings.spectators {
-                continue;
-            }
-            let room = self.rooms.lock().expect("rooms lock").get(&rec.code).cloned();
-            let entry = match room {
-                Some(r) => {
-                    let inner = r.inner.lock().await;
-                    inner.live.live_entry(inner.spectators())
-                }
-                None => match Live::from_record(rec) {
-                    Ok(l) => l.live_entry(0),
-                    Err(_) => continue,
-                },
-            };
-            out.push(entry);
-        }
-        out.sort_by(|a, b| b.spectators.cmp(&a.spectators).then(b.plies.cmp(&a.plies)));
-        Ok(out)
     }
 
     /// Sends a connection what it missed since event `since`: the events themselves when all
@@ -739,6 +511,33 @@ impl Hub {
         actor: &Actor,
         cmd: Command,
     ) -> Result<(), Refusal> {
+        // Another instance may have moved this game since it was read: then the store refuses
+        // the write (conflict), the game is read again and the request applied to it anew.
+        for attempt in 0..3 {
+            match self.try_apply(room, inner, actor, cmd.clone()).await {
+                Err(Failure::Conflict) if attempt < 2 => {
+                    self.refresh_from_store(room, inner).await;
+                }
+                Err(Failure::Conflict) => {
+                    return Err(Refusal {
+                        code: ErrorCode::Storage,
+                        message: "the game changed meanwhile; try again".into(),
+                    })
+                }
+                Err(Failure::Refused(r)) => return Err(r),
+                Ok(()) => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
+    async fn try_apply(
+        &self,
+        room: &Room,
+        inner: &mut RoomInner,
+        actor: &Actor,
+        cmd: Command,
+    ) -> Result<(), Failure> {
         let now = now_ms();
         let away = match inner.live.rec.seat_of(&actor.token_hash) {
             Some(me) => inner.presence(now)[me.opponent().index()].1,
@@ -752,10 +551,15 @@ impl Hub {
             claim_after_ms: self.config.claim_after_ms,
             crowd: inner.crowd(),
         };
-        let (events, effects) = next.apply(actor, cmd, &ctx, &mut rng)?;
+        let is_move = matches!(cmd, Command::Move { .. } | Command::Roll { .. });
+        let (events, effects) = next
+            .apply(actor, cmd, &ctx, &mut rng)
+            .map_err(Failure::Refused)?;
         if events.is_empty() {
             return Ok(());
         }
+        let first_seq = inner.live.rec.seq + 1;
+        let texts = event_texts(&room.code, first_seq, events);
         let mut writes = Vec::new();
         if let Some(new) = &effects.new_game {
             writes.push(Write::Insert(new.clone()));
@@ -763,20 +567,15 @@ impl Hub {
         writes.push(Write::Update {
             rec: next.rec.clone(),
             expected_seq: inner.live.rec.seq,
+            events: texts.iter().map(|(s, t)| (*s, t.to_string())).collect(),
         });
-        if let Err(e) = self.store.write(writes).await {
-            if e == StoreError::Conflict {
-                // Another writer moved this game: take its record and let the client retry.
-                if let Ok(Some(rec)) = self.store.load(&room.code).await {
-                    if let Ok(live) = Live::from_record(rec) {
-                        inner.live = live;
-                        inner.recent.clear();
-                    }
-                }
-            }
-            return Err(store_refusal(e));
+        fault::at(fault::Point::BeforeStore, is_move);
+        match self.store.write(writes).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict) => return Err(Failure::Conflict),
+            Err(e) => return Err(Failure::Refused(store_refusal(e))),
         }
-        let first_seq = inner.live.rec.seq + 1;
+        fault::at(fault::Point::AfterStore, is_move);
         let ply_before = inner.live.rec.moves.len();
         inner.live = next;
         room.deadline_ms
@@ -786,7 +585,9 @@ impl Hub {
                 self.install(live);
             }
         }
-        self.publish(room, inner, first_seq, events);
+        self.deliver(room, inner, &texts);
+        fault::at(fault::Point::BeforePublish, is_move);
+        self.broadcast(&room.code, texts).await;
         if inner.live.rec.moves.len() != ply_before || inner.live.rec.end.is_some() {
             // A move was played: its suggestions went out with it.
             inner.suggestions.clear();
@@ -801,20 +602,16 @@ impl Hub {
         Ok(())
     }
 
-    /// Sends numbered events to every connection on the room, and keeps them for catch-up.
-    fn publish(&self, room: &Room, inner: &mut RoomInner, first_seq: u64, events: Vec<GameEvent>) {
+    /// Sends numbered events (their texts) to every connection on the room, and keeps them for
+    /// catch-up.
+    fn deliver(&self, room: &Room, inner: &mut RoomInner, texts: &[(u64, Arc<str>)]) {
         inner.touched_ms = now_ms();
-        for (i, event) in events.into_iter().enumerate() {
-            let seq = first_seq + i as u64;
-            let text = to_text(&ServerMsg::Event {
-                code: room.code.clone(),
-                seq,
-                event,
-            });
+        let _ = room;
+        for (seq, text) in texts {
             for sub in inner.subs.values() {
-                sub.conn.send(Arc::clone(&text));
+                sub.conn.send(Arc::clone(text));
             }
-            inner.recent.push_back((seq, text));
+            inner.recent.push_back((*seq, Arc::clone(text)));
             while inner.recent.len() > self.config.recent_events {
                 inner.recent.pop_front();
             }
@@ -895,16 +692,23 @@ impl Hub {
                     .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
                 continue;
             }
+            let first = inner.live.rec.seq + 1;
+            let texts = event_texts(&room.code, first, events);
             let write = Write::Update {
                 rec: next.rec.clone(),
                 expected_seq: inner.live.rec.seq,
+                events: texts.iter().map(|(s, t)| (*s, t.to_string())).collect(),
             };
             match self.store.write(vec![write]).await {
                 Ok(()) => {
-                    let first = inner.live.rec.seq + 1;
                     inner.live = next;
                     room.deadline_ms.store(0, Ordering::Relaxed);
-                    self.publish(&room, &mut inner, first, events);
+                    self.deliver(&room, &mut inner, &texts);
+                    self.broadcast(&room.code, texts).await;
+                }
+                Err(StoreError::Conflict) => {
+                    // Another instance ended it (or moved) first: take its record.
+                    self.refresh_from_store(&room, &mut inner).await;
                 }
                 Err(e) => log!("game {}: the time-out could not be stored: {e}", room.code),
             }

@@ -1,0 +1,566 @@
+//! Several instances on one PostgreSQL database and one Redis.
+//!
+//! - **The database decides.** Every write is conditional on the game's event number, so of
+//!   two requests for one game on two instances at the same moment exactly one lands; the
+//!   other instance reads the game again and applies its request anew (usually refusing it:
+//!   not your turn, or another ply). A request is acknowledged only after its write commits.
+//! - **Redis passes the news.** After a write the instance sends the events to its own
+//!   connections and publishes them on the cluster's channel; every instance that has the game
+//!   in memory sends them on to its connections, in order (a gap is filled from the events
+//!   kept in the database). Presence, suggestions and spectator counts travel the same way.
+//! - **Nothing depends on one instance.** Every instance ends the games whose flag has fallen
+//!   (the database keeps each game's deadline; a second instance's attempt conflicts and does
+//!   nothing), and every second each instance compares the games it serves with the database,
+//!   so an event stored by an instance that died before publishing it still arrives.
+//! - **Redis down:** the instance says so in its log, closes its connections and refuses new
+//!   ones until Redis is back (clients show "reconnecting", never a stale board), then reads
+//!   its games from the database again.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use redis::AsyncCommands;
+use serde::{Deserialize, Serialize};
+
+use takhte_core::net::protocol::{CloseReason, ServerMsg};
+use takhte_core::rules::Side;
+
+use super::room::{Room, RoomInner};
+use super::{to_text, Hub};
+use crate::game::Live;
+use crate::{log, now_ms};
+
+/// A seat counts as here while an instance refreshed it within this time.
+const PRESENCE_FRESH_MS: u64 = 6_000;
+/// Spectator counts of other instances are forgotten after this time without news.
+const COUNT_FRESH_MS: u64 = 30_000;
+
+/// What instances tell each other about a game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "kebab-case")]
+enum BusMsg {
+    /// Events stored by `from`, as sent to clients.
+    Events {
+        from: String,
+        code: String,
+        events: Vec<(u64, String)>,
+    },
+    /// A player came or went on `from`: read the game's presence again.
+    Presence { from: String, code: String },
+    /// A spectator on `from` suggests `mv` for the move at `ply`.
+    Suggest {
+        from: String,
+        code: String,
+        ply: u32,
+        token: String,
+        mv: String,
+    },
+    /// The number of spectators on `from`.
+    Spectators { from: String, code: String, count: u32 },
+}
+
+impl BusMsg {
+    fn from(&self) -> &str {
+        match self {
+            BusMsg::Events { from, .. }
+            | BusMsg::Presence { from, .. }
+            | BusMsg::Suggest { from, .. }
+            | BusMsg::Spectators { from, .. } => from,
+        }
+    }
+}
+
+/// The connection to Redis.
+pub struct Bus {
+    client: redis::Client,
+    /// The cluster's name: the prefix of its channel and keys (several clusters can share one
+    /// Redis).
+    prefix: String,
+    /// This instance's name.
+    pub instance: String,
+    conn: tokio::sync::Mutex<Option<redis::aio::ConnectionManager>>,
+    url: String,
+}
+
+impl Bus {
+    /// A bus on the Redis at `url` for the cluster `cluster`. Connects lazily.
+    pub fn new(url: &str, cluster: &str) -> Result<Bus, String> {
+        let client = redis::Client::open(url).map_err(|e| e.to_string())?;
+        let instance = format!("{:08x}", rand::random::<u32>());
+        Ok(Bus {
+            client,
+            prefix: cluster.to_string(),
+            instance,
+            conn: tokio::sync::Mutex::new(None),
+            url: url.to_string(),
+        })
+    }
+
+    /// Where it connects, for the log.
+    pub fn describe(&self) -> String {
+        format!("Redis {} (cluster '{}', instance {})", self.url, self.prefix, self.instance)
+    }
+
+    fn channel(&self) -> String {
+        format!("{}:events", self.prefix)
+    }
+
+    fn seen_key(&self, code: &str) -> String {
+        format!("{}:seen:{code}", self.prefix)
+    }
+
+    async fn connection(&self) -> Result<redis::aio::ConnectionManager, String> {
+        let mut guard = self.conn.lock().await;
+        if let Some(c) = guard.as_ref() {
+            return Ok(c.clone());
+        }
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            .set_response_timeout(Some(Duration::from_secs(2)))
+            .set_number_of_retries(1);
+        let c = redis::aio::ConnectionManager::new_with_config(self.client.clone(), config)
+            .await
+            .map_err(|e| e.to_string())?;
+        *guard = Some(c.clone());
+        Ok(c)
+    }
+
+    async fn publish(&self, msg: &BusMsg) -> Result<(), String> {
+        let text = serde_json::to_string(msg).map_err(|e| e.to_string())?;
+        let mut c = self.connection().await?;
+        c.publish::<_, _, ()>(self.channel(), text)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Notes that this instance has (or no longer has) the player of `seat` connected.
+    async fn mark_seat(&self, code: &str, seat: Side, here: bool) -> Result<(), String> {
+        let mut c = self.connection().await?;
+        let key = self.seen_key(code);
+        let field = format!("{}:{}", seat.index(), self.instance);
+        if here {
+            c.hset::<_, _, _, ()>(&key, field, now_ms())
+                .await
+                .map_err(|e| e.to_string())?;
+        } else {
+            c.hdel::<_, _, ()>(&key, field)
+                .await
+                .map_err(|e| e.to_string())?;
+            c.hset::<_, _, _, ()>(&key, format!("{}:left", seat.index()), now_ms())
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        c.expire::<_, ()>(&key, 24 * 3600)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Each seat as the other instances see it: whether its player is connected to one of
+    /// them, and when they last left one (ms since the epoch, 0 if never).
+    async fn remote_seats(&self, code: &str) -> Result<([bool; 2], [u64; 2]), String> {
+        let mut c = self.connection().await?;
+        let all: HashMap<String, u64> = c
+            .hgetall(self.seen_key(code))
+            .await
+            .map_err(|e| e.to_string())?;
+        let now = now_ms();
+        let mut online = [false; 2];
+        let mut left = [0u64; 2];
+        for (field, ms) in all {
+            let Some((seat, who)) = field.split_once(':') else { continue };
+            let i = match seat {
+                "0" => 0,
+                "1" => 1,
+                _ => continue,
+            };
+            if who == "left" {
+                left[i] = left[i].max(ms);
+            } else if who != self.instance {
+                if now.saturating_sub(ms) <= PRESENCE_FRESH_MS {
+                    online[i] = true;
+                } else {
+                    // An instance that stopped refreshing: its player left when it went.
+                    left[i] = left[i].max(ms);
+                }
+            }
+        }
+        Ok((online, left))
+    }
+}
+
+impl Hub {
+    /// Joins a cluster: publishes this instance's events on `bus` and takes in the others'.
+    /// Starts the tasks of a cluster member (the subscriber, presence, catch-up, time-outs).
+    pub fn attach_bus(self: &Arc<Hub>, bus: Arc<Bus>) {
+        let _ = self.bus.set(Arc::clone(&bus));
+        let weak = Arc::downgrade(self);
+        tokio::spawn(subscriber(weak.clone(), Arc::clone(&bus)));
+        tokio::spawn(periodic(weak));
+    }
+
+    /// Whether clients are served now (not while the cluster's bus is down).
+    pub fn available(&self) -> bool {
+        self.bus_up.load(Ordering::Relaxed)
+    }
+
+    fn bus(&self) -> Option<&Arc<Bus>> {
+        self.bus.get()
+    }
+
+    /// Publishes stored events to the other instances (nothing without a bus).
+    pub(super) async fn broadcast(&self, code: &str, texts: Vec<(u64, Arc<str>)>) {
+        let Some(bus) = self.bus() else { return };
+        let msg = BusMsg::Events {
+            from: bus.instance.clone(),
+            code: code.to_string(),
+            events: texts.into_iter().map(|(s, t)| (s, t.to_string())).collect(),
+        };
+        if let Err(e) = bus.publish(&msg).await {
+            // The other instances will find the events in the database within a second.
+            log!("game {code}: events not published ({e})");
+        }
+    }
+
+    /// Tells the other instances that a player came or went on this one.
+    pub(super) fn presence_changed(&self, code: &str, seat: Side, here: bool) {
+        let Some(bus) = self.bus().cloned() else { return };
+        let code = code.to_string();
+        tokio::spawn(async move {
+            let _ = bus.mark_seat(&code, seat, here).await;
+            let _ = bus
+                .publish(&BusMsg::Presence {
+                    from: bus.instance.clone(),
+                    code,
+                })
+                .await;
+        });
+    }
+
+    /// Tells the other instances of a spectator's suggestion.
+    pub(super) fn suggestion_made(&self, code: &str, ply: u32, token: &str, mv: &str) {
+        let Some(bus) = self.bus().cloned() else { return };
+        let msg = BusMsg::Suggest {
+            from: bus.instance.clone(),
+            code: code.to_string(),
+            ply,
+            token: token.to_string(),
+            mv: mv.to_string(),
+        };
+        tokio::spawn(async move {
+            let _ = bus.publish(&msg).await;
+        });
+    }
+
+    /// Tells the other instances how many spectators this one has on a game.
+    pub(super) fn spectators_changed(&self, code: &str, count: u32) {
+        let Some(bus) = self.bus().cloned() else { return };
+        let msg = BusMsg::Spectators {
+            from: bus.instance.clone(),
+            code: code.to_string(),
+            count,
+        };
+        tokio::spawn(async move {
+            let _ = bus.publish(&msg).await;
+        });
+    }
+
+    /// Brings a room up to its stored record: sends its connections the events they have not
+    /// had, in order, and rebuilds the game from the record.
+    pub(super) async fn refresh_from_store(&self, room: &Room, inner: &mut RoomInner) {
+        let since = inner.live.rec.seq;
+        let Ok(Some(rec)) = self.store.load(&room.code).await else {
+            return;
+        };
+        if rec.seq <= since {
+            return;
+        }
+        let Ok(events) = self
+            .store
+            .events_since(&room.code, since, (rec.seq - since) as usize)
+            .await
+        else {
+            return;
+        };
+        let Ok(live) = Live::from_record(rec) else { return };
+        let texts: Vec<(u64, Arc<str>)> = events
+            .into_iter()
+            .filter(|(s, _)| *s <= live.rec.seq)
+            .map(|(s, t)| (s, Arc::from(t)))
+            .collect();
+        self.adopt(room, inner, live, &texts);
+    }
+
+    /// Takes a newer game from the store and sends its events on.
+    fn adopt(&self, room: &Room, inner: &mut RoomInner, live: Live, texts: &[(u64, Arc<str>)]) {
+        let ply_before = inner.live.rec.moves.len();
+        let seq_before = inner.live.rec.seq;
+        inner.live = live;
+        room.deadline_ms
+            .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
+        let fresh: Vec<(u64, Arc<str>)> = texts
+            .iter()
+            .filter(|(s, _)| *s > seq_before)
+            .cloned()
+            .collect();
+        self.deliver(room, inner, &fresh);
+        if inner.live.rec.moves.len() != ply_before || inner.live.rec.end.is_some() {
+            inner.suggestions.clear();
+            inner.changes.clear();
+            inner.tally_dirty = false;
+        } else {
+            inner.prune_suggestions();
+        }
+    }
+
+    async fn on_bus(&self, msg: BusMsg) {
+        let Some(bus) = self.bus() else { return };
+        if msg.from() == bus.instance {
+            return;
+        }
+        let code = match &msg {
+            BusMsg::Events { code, .. }
+            | BusMsg::Presence { code, .. }
+            | BusMsg::Suggest { code, .. }
+            | BusMsg::Spectators { code, .. } => code.clone(),
+        };
+        let room = self.rooms.lock().expect("rooms lock").get(&code).cloned();
+        let Some(room) = room else { return };
+        let mut inner = room.inner.lock().await;
+        match msg {
+            BusMsg::Events { events, .. } => {
+                let local = inner.live.rec.seq;
+                let contiguous = events
+                    .iter()
+                    .enumerate()
+                    .all(|(i, (s, _))| *s == events[0].0 + i as u64);
+                let first = events.first().map(|(s, _)| *s).unwrap_or(0);
+                if events.is_empty() || events.last().map(|(s, _)| *s).unwrap_or(0) <= local {
+                    return; // seen already
+                }
+                if contiguous && first <= local + 1 {
+                    // The usual case: send them on now, then read the game.
+                    let texts: Vec<(u64, Arc<str>)> =
+                        events.into_iter().map(|(s, t)| (s, Arc::from(t))).collect();
+                    match self.store.load(&code).await {
+                        Ok(Some(rec)) if rec.seq >= texts.last().map(|(s, _)| *s).unwrap_or(0) => {
+                            if let Ok(live) = Live::from_record(rec) {
+                                self.adopt(&room, &mut inner, live, &texts);
+                            }
+                        }
+                        _ => self.refresh_from_store(&room, &mut inner).await,
+                    }
+                } else {
+                    self.refresh_from_store(&room, &mut inner).await;
+                }
+            }
+            BusMsg::Presence { .. } => self.read_presence(&room, &mut inner).await,
+            BusMsg::Suggest { ply, token, mv, .. } => {
+                if ply as usize == inner.live.rec.moves.len() {
+                    inner.suggestions.insert(token, mv);
+                    inner.tally_dirty = true;
+                    room.crowd_dirty.store(true, Ordering::Relaxed);
+                }
+            }
+            BusMsg::Spectators { from, count, .. } => {
+                inner.remote_spectators.insert(from, (count, now_ms()));
+                inner.count_dirty = true;
+                room.crowd_dirty.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Reads who is here on the other instances; tells this instance's connections when a
+    /// seat's presence changed.
+    async fn read_presence(&self, room: &Room, inner: &mut RoomInner) {
+        let Some(bus) = self.bus() else { return };
+        let Ok((online, left)) = bus.remote_seats(&room.code).await else {
+            return;
+        };
+        let now = now_ms();
+        let before = inner.presence(now);
+        inner.remote_online = online;
+        inner.remote_left = left;
+        let after = inner.presence(now);
+        for seat in [Side::White, Side::Black] {
+            let i = seat.index();
+            if before[i].0 != after[i].0 && inner.live.rec.seats[i].is_some() {
+                let msg = to_text(&ServerMsg::Presence {
+                    code: room.code.clone(),
+                    seat,
+                    online: after[i].0,
+                });
+                for sub in inner.subs.values() {
+                    sub.conn.send(Arc::clone(&msg));
+                }
+            }
+        }
+    }
+
+    /// The bus went down: every connection is closed and new ones are refused until it is
+    /// back, so that no client looks at a board that no longer gets the other instances' news.
+    async fn bus_down(&self, error: &str) {
+        if !self.bus_up.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        log!("redis unavailable ({error}): closing the connections until it is back");
+        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let bye = to_text(&ServerMsg::Bye {
+            reason: CloseReason::Shutdown,
+            message: "the server lost its message bus; reconnect in a moment".into(),
+        });
+        for r in rooms {
+            let inner = r.inner.lock().await;
+            for sub in inner.subs.values() {
+                sub.conn.send(Arc::clone(&bye));
+                sub.conn.kill.notify_one();
+            }
+        }
+        self.kick_all.notify_waiters();
+    }
+
+    async fn bus_back(&self) {
+        if self.bus_up.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        log!("redis is back: serving again");
+        self.catch_up_all(false).await;
+    }
+
+    /// Compares the games in memory (those with connections, unless `all`) with the
+    /// database and sends on what this instance missed.
+    async fn catch_up_all(&self, only_watched: bool) {
+        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let mut codes = Vec::new();
+        let mut local = HashMap::new();
+        for r in &rooms {
+            let inner = r.inner.lock().await;
+            if !only_watched || !inner.subs.is_empty() {
+                codes.push(r.code.clone());
+                local.insert(r.code.clone(), inner.live.rec.seq);
+            }
+        }
+        if codes.is_empty() {
+            return;
+        }
+        let Ok(stored) = self.store.seqs(&codes).await else {
+            return;
+        };
+        for (code, seq) in stored {
+            if local.get(&code).is_some_and(|l| *l < seq) {
+                if let Some(r) = rooms.iter().find(|r| r.code == code) {
+                    let mut inner = r.inner.lock().await;
+                    self.refresh_from_store(r, &mut inner).await;
+                }
+            }
+        }
+    }
+
+    /// Ends on time the games the database says are due (any instance may; a second attempt
+    /// conflicts and lands nothing).
+    async fn sweep_store(&self) {
+        let Ok(codes) = self.store.due(now_ms(), 100).await else {
+            return;
+        };
+        for code in codes {
+            let Ok(room) = self.room(&code).await else { continue };
+            room.deadline_ms.store(1, Ordering::Relaxed);
+        }
+        self.tick().await;
+    }
+
+    /// Refreshes this instance's presence marks and its spectator counts, and reads the
+    /// others'.
+    async fn refresh_presence(&self) {
+        let Some(bus) = self.bus().cloned() else { return };
+        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let now = now_ms();
+        for r in rooms {
+            let mut inner = r.inner.lock().await;
+            if inner.subs.is_empty() {
+                continue;
+            }
+            for seat in [Side::White, Side::Black] {
+                if inner.online(seat) {
+                    let _ = bus.mark_seat(&r.code, seat, true).await;
+                }
+            }
+            self.read_presence(&r, &mut inner).await;
+            let before = inner.remote_spectators.len();
+            inner
+                .remote_spectators
+                .retain(|_, (_, at)| now.saturating_sub(*at) <= COUNT_FRESH_MS);
+            if inner.remote_spectators.len() != before {
+                inner.count_dirty = true;
+                r.crowd_dirty.store(true, Ordering::Relaxed);
+            }
+            let count = inner.local_spectators();
+            if count > 0 {
+                self.spectators_changed(&r.code, count);
+            }
+        }
+    }
+}
+
+/// Takes in the other instances' messages; reconnects when Redis goes away.
+async fn subscriber(hub: Weak<Hub>, bus: Arc<Bus>) {
+    loop {
+        let result: Result<(), String> = async {
+            let mut pubsub = bus
+                .client
+                .get_async_pubsub()
+                .await
+                .map_err(|e| e.to_string())?;
+            pubsub
+                .subscribe(bus.channel())
+                .await
+                .map_err(|e| e.to_string())?;
+            // A command connection too (publishing, presence).
+            bus.connection().await?;
+            if let Some(h) = hub.upgrade() {
+                h.bus_back().await;
+            }
+            let mut stream = pubsub.into_on_message();
+            while let Some(msg) = stream.next().await {
+                let Some(h) = hub.upgrade() else { return Ok(()) };
+                let Ok(text) = msg.get_payload::<String>() else { continue };
+                if let Ok(m) = serde_json::from_str::<BusMsg>(&text) {
+                    h.on_bus(m).await;
+                }
+            }
+            Err("the subscription ended".to_string())
+        }
+        .await;
+        let Some(h) = hub.upgrade() else { return };
+        if let Err(e) = result {
+            h.bus_down(&e).await;
+        }
+        drop(h);
+        *bus.conn.lock().await = None;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// The cluster member's clockwork: catch-up every second, presence every two, time-outs from
+/// the database four times a second.
+async fn periodic(hub: Weak<Hub>) {
+    let mut every = tokio::time::interval(Duration::from_millis(250));
+    let mut n: u64 = 0;
+    loop {
+        every.tick().await;
+        let Some(h) = hub.upgrade() else { return };
+        n += 1;
+        h.sweep_store().await;
+        if !h.available() {
+            continue;
+        }
+        if n % 4 == 0 {
+            h.catch_up_all(true).await;
+        }
+        if n % 8 == 0 {
+            h.refresh_presence().await;
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Fault points for the failure tests. With `TAKHTE_FAULT=POINT:N` the server aborts at once
+//! (as `kill -9` would: no cleanup, nothing flushed) when its N-th move or roll reaches POINT:
+//! `before-store` (applied, not written), `after-store` (written, nobody told) or
+//! `before-publish` (written and told to this instance's connections, not yet to the other
+//! instances). Without the variable nothing happens.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// Where in a move's path the fault strikes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Point {
+    /// Applied to the copy of the game, not yet written.
+    BeforeStore,
+    /// Written to the store, not yet sent anywhere.
+    AfterStore,
+    /// Sent to this instance's connections, not yet published to the other instances.
+    BeforePublish,
+}
+
+fn spec() -> Option<(Point, u64)> {
+    static SPEC: OnceLock<Option<(Point, u64)>> = OnceLock::new();
+    *SPEC.get_or_init(|| {
+        let v = std::env::var("TAKHTE_FAULT").ok()?;
+        let (p, n) = v.split_once(':')?;
+        let point = match p {
+            "before-store" => Point::BeforeStore,
+            "after-store" => Point::AfterStore,
+            "before-publish" => Point::BeforePublish,
+            _ => return None,
+        };
+        Some((point, n.parse().ok()?))
+    })
+}
+
+static MOVES: AtomicU64 = AtomicU64::new(0);
+
+/// Marks that a request reached `point`; aborts the process if the fault is set there.
+pub fn at(point: Point, is_move: bool) {
+    if !is_move {
+        return;
+    }
+    let Some((p, n)) = spec() else { return };
+    if point == Point::BeforeStore {
+        MOVES.fetch_add(1, Ordering::SeqCst);
+    }
+    if p == point && MOVES.load(Ordering::SeqCst) == n {
+        eprintln!("takhte-server: fault {point:?} at move {n}: aborting");
+        std::process::abort();
+    }
+}

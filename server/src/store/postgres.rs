@@ -1,0 +1,266 @@
+//! The PostgreSQL store, for several server instances sharing their games. A pool of
+//! connections; every write is one transaction, and an update lands only if the game's stored
+//! event number is still the one it was read with (`WHERE seq = expected`), so two instances
+//! can never both move one game. Migrations (numbered files in `migrations/postgres/`) run at
+//! start under an advisory lock, so instances starting together apply each once.
+//!
+//! When the database cannot be reached, every call returns [`StoreError::Unavailable`]: moves
+//! are refused, never acknowledged and lost; the pool connects again when it is back.
+
+use async_trait::async_trait;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::NoTls;
+
+use super::{parse_record, Columns, Storage, StoreError, Write};
+use crate::game::{GameRecord, Stage};
+
+/// The migrations, in order: (version, SQL).
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../../migrations/postgres/0001_games.sql")),
+    (2, include_str!("../../migrations/postgres/0002_events_deadlines.sql")),
+];
+
+/// An arbitrary key for the advisory lock that serializes migrations between instances.
+const MIGRATION_LOCK: i64 = 0x7a6b_7465_0001;
+
+/// A PostgreSQL database.
+pub struct Postgres {
+    pool: Pool,
+    url: String,
+}
+
+fn unavailable(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Unavailable(e.to_string())
+}
+
+/// The URL without its password, for the log.
+fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            let user = creds.split(':').next().unwrap_or("");
+            format!("{}{}@{}", &url[..s + 3], user, &url[at + 1..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+impl Postgres {
+    /// Connects to `url` (`postgres://USER:PASSWORD@HOST:PORT/DB`) and applies the
+    /// migrations it lacks.
+    pub async fn open(url: &str) -> Result<Postgres, StoreError> {
+        let config: tokio_postgres::Config = url.parse().map_err(unavailable)?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(16)
+            .wait_timeout(Some(std::time::Duration::from_secs(5)))
+            .create_timeout(Some(std::time::Duration::from_secs(5)))
+            .recycle_timeout(Some(std::time::Duration::from_secs(5)))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(unavailable)?;
+        let store = Postgres {
+            pool,
+            url: redacted(url),
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut client = self.pool.get().await.map_err(unavailable)?;
+        let tx = client.transaction().await.map_err(unavailable)?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await
+            .map_err(unavailable)?;
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)",
+        )
+        .await
+        .map_err(unavailable)?;
+        for (version, sql) in MIGRATIONS {
+            let done = tx
+                .query_opt(
+                    "SELECT version FROM schema_migrations WHERE version = $1",
+                    &[version],
+                )
+                .await
+                .map_err(unavailable)?;
+            if done.is_some() {
+                continue;
+            }
+            tx.batch_execute(sql).await.map_err(unavailable)?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
+                &[version, &(crate::now_ms() as i64)],
+            )
+            .await
+            .map_err(unavailable)?;
+        }
+        tx.commit().await.map_err(unavailable)
+    }
+
+    async fn records(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let rows = client.query(sql, params).await.map_err(unavailable)?;
+        rows.iter()
+            .map(|r| parse_record(r.get::<_, &str>(0)))
+            .collect()
+    }
+}
+
+#[async_trait]
+impl Storage for Postgres {
+    async fn load(&self, code: &str) -> Result<Option<GameRecord>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let row = client
+            .query_opt("SELECT record FROM games WHERE code = $1", &[&code])
+            .await
+            .map_err(unavailable)?;
+        row.map(|r| parse_record(r.get::<_, &str>(0))).transpose()
+    }
+
+    async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        let mut client = self.pool.get().await.map_err(unavailable)?;
+        let tx = client.transaction().await.map_err(unavailable)?;
+        for w in &writes {
+            match w {
+                Write::Insert(rec) => {
+                    let c = Columns::of(rec);
+                    let json = serde_json::to_string(rec).map_err(unavailable)?;
+                    let n = tx
+                        .execute(
+                            "INSERT INTO games (code, kind, stage, public, white_hash, black_hash, created_ms, updated_ms, seq, record, deadline_ms)
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (code) DO NOTHING",
+                            &[&c.code, &c.kind, &c.stage, &c.public, &c.white, &c.black,
+                              &(rec.created_ms as i64), &(rec.updated_ms as i64), &(rec.seq as i64), &json, &c.deadline_ms],
+                        )
+                        .await
+                        .map_err(unavailable)?;
+                    if n == 0 {
+                        return Err(StoreError::Conflict);
+                    }
+                }
+                Write::Update {
+                    rec,
+                    expected_seq,
+                    events,
+                } => {
+                    let c = Columns::of(rec);
+                    let json = serde_json::to_string(rec).map_err(unavailable)?;
+                    let n = tx
+                        .execute(
+                            "UPDATE games SET stage = $2, public = $3, white_hash = $4, black_hash = $5,
+                                    updated_ms = $6, seq = $7, record = $8, deadline_ms = $10
+                             WHERE code = $1 AND seq = $9",
+                            &[&c.code, &c.stage, &c.public, &c.white, &c.black,
+                              &(rec.updated_ms as i64), &(rec.seq as i64), &json, &(*expected_seq as i64),
+                              &c.deadline_ms],
+                        )
+                        .await
+                        .map_err(unavailable)?;
+                    if n == 0 {
+                        return Err(StoreError::Conflict);
+                    }
+                    for (seq, body) in events {
+                        tx.execute(
+                            "INSERT INTO events (code, seq, body) VALUES ($1, $2, $3)",
+                            &[&c.code, &(*seq as i64), body],
+                        )
+                        .await
+                        .map_err(unavailable)?;
+                    }
+                }
+            }
+        }
+        tx.commit().await.map_err(unavailable)
+    }
+
+    async fn games_of(&self, token_hash: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.records(
+            "SELECT record FROM games WHERE stage <> 'ended' AND (white_hash = $1 OR black_hash = $1) ORDER BY created_ms DESC LIMIT 100",
+            &[&token_hash],
+        )
+        .await
+    }
+
+    async fn at_stage(
+        &self,
+        stage: Stage,
+        public_only: bool,
+        limit: usize,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let limit = limit as i64;
+        if public_only {
+            self.records(
+                "SELECT record FROM games WHERE stage = $1 AND public ORDER BY created_ms DESC LIMIT $2",
+                &[&stage.word(), &limit],
+            )
+            .await
+        } else {
+            self.records(
+                "SELECT record FROM games WHERE stage = $1 ORDER BY created_ms DESC LIMIT $2",
+                &[&stage.word(), &limit],
+            )
+            .await
+        }
+    }
+
+    async fn events_since(
+        &self,
+        code: &str,
+        since: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let rows = client
+            .query(
+                "SELECT seq, body FROM events WHERE code = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                &[&code, &(since as i64), &(limit as i64)],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get::<_, i64>(0) as u64, r.get::<_, String>(1)))
+            .collect())
+    }
+
+    async fn seqs(&self, codes: &[String]) -> Result<Vec<(String, u64)>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let rows = client
+            .query("SELECT code, seq FROM games WHERE code = ANY($1)", &[&codes])
+            .await
+            .map_err(unavailable)?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1) as u64))
+            .collect())
+    }
+
+    async fn due(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let rows = client
+            .query(
+                "SELECT code FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= $1 LIMIT $2",
+                &[&(now_ms as i64), &(limit as i64)],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+    }
+
+    fn describe(&self) -> String {
+        format!("PostgreSQL {}", self.url)
+    }
+}
