@@ -5,6 +5,9 @@
 #
 #   scripts/load.sh [N ...]            SECONDS_PER_RUN=30 IDLE=200 scripts/load.sh 1000
 #   SPECTATORS=1 scripts/load.sh 10 100 1000    one game watched by N spectators who suggest
+#   INSTANCES=2 scripts/load.sh 1000    N games on 2 instances on PostgreSQL and Redis (started
+#                                       here by scripts/services.sh), each game's players on
+#                                       different instances; INSTANCES=1 is one on PostgreSQL
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p takhte-server
@@ -15,20 +18,38 @@ runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(250 500 1000 1500 2000)
 for n in "${runs[@]}"; do
     dir=$(mktemp -d)
-    target/release/takhte-server --listen 127.0.0.1:0 --db "$dir/load.sqlite" \
-        --max-conns-per-ip 1000000 --max-open-games 1000 --msgs-per-sec 100 \
-        >"$dir/out" 2>"$dir/log" &
-    pid=$!
-    for _ in $(seq 100); do grep -q listening "$dir/out" 2>/dev/null && break; sleep 0.1; done
-    addr=$(sed -n 's/^takhte-server: listening on //p' "$dir/out")
-    if [ -n "${SPECTATORS:-}" ]; then
-        target/release/takhte-load --server "$addr" --spectators "$n" \
-            --seconds "$seconds" --pid "$pid" || true
+    chmod 755 "$dir"
+    pids=()
+    addrs=()
+    if [ -n "${INSTANCES:-}" ]; then
+        eval "$(scripts/services.sh start "$dir/services")"
+        db=$(python3 -c "import sys; print(sys.argv[1].rsplit('/',1)[0] + '/postgres')" "$TAKHTE_TEST_PG")
+        for i in $(seq "$INSTANCES"); do
+            target/release/takhte-server --listen 127.0.0.1:0 --db "$db" --redis "$TAKHTE_TEST_REDIS" \
+                --max-conns-per-ip 1000000 --max-open-games 1000 --msgs-per-sec 100 \
+                >"$dir/out$i" 2>"$dir/log$i" &
+            pids+=($!)
+        done
     else
-        target/release/takhte-load --server "$addr" --games "$n" --idle "$idle" \
-            --seconds "$seconds" --pid "$pid" || true
+        target/release/takhte-server --listen 127.0.0.1:0 --db "$dir/load.sqlite" \
+            --max-conns-per-ip 1000000 --max-open-games 1000 --msgs-per-sec 100 \
+            >"$dir/out1" 2>"$dir/log1" &
+        pids+=($!)
     fi
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    for i in $(seq ${#pids[@]}); do
+        for _ in $(seq 100); do grep -q listening "$dir/out$i" 2>/dev/null && break; sleep 0.1; done
+        addrs+=(--server "$(sed -n 's/^takhte-server: listening on //p' "$dir/out$i")")
+    done
+    pidargs=()
+    for p in "${pids[@]}"; do pidargs+=(--pid "$p"); done
+    if [ -n "${SPECTATORS:-}" ]; then
+        target/release/takhte-load "${addrs[@]}" --spectators "$n" \
+            --seconds "$seconds" "${pidargs[@]}" || true
+    else
+        target/release/takhte-load "${addrs[@]}" --games "$n" --idle "$idle" \
+            --seconds "$seconds" "${pidargs[@]}" || true
+    fi
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+    if [ -n "${INSTANCES:-}" ]; then scripts/services.sh stop "$dir/services"; fi
     rm -rf "$dir"
 done

@@ -33,22 +33,22 @@ use takhte_core::net::token;
 use takhte_core::rules::{AnyGame, GameKind};
 
 struct Args {
-    server: String,
+    servers: Vec<String>,
+    pids: Vec<u32>,
     games: usize,
     idle: usize,
     seconds: u64,
-    pid: Option<u32>,
     think_ms: u64,
     spectators: usize,
 }
 
 fn parse() -> Result<Args, String> {
     let mut a = Args {
-        server: "127.0.0.1:7878".into(),
+        servers: Vec::new(),
+        pids: Vec::new(),
         games: 100,
         idle: 0,
         seconds: 20,
-        pid: None,
         think_ms: 1000,
         spectators: 0,
     };
@@ -57,11 +57,11 @@ fn parse() -> Result<Args, String> {
     while let Some(k) = it.next() {
         let mut v = || it.next().cloned().ok_or(format!("{k} needs a value"));
         match k.as_str() {
-            "--server" => a.server = v()?,
+            "--server" => a.servers.push(v()?),
             "--games" => a.games = v()?.parse().map_err(|_| "--games: a number")?,
             "--idle" => a.idle = v()?.parse().map_err(|_| "--idle: a number")?,
             "--seconds" => a.seconds = v()?.parse().map_err(|_| "--seconds: a number")?,
-            "--pid" => a.pid = Some(v()?.parse().map_err(|_| "--pid: a number")?),
+            "--pid" => a.pids.push(v()?.parse().map_err(|_| "--pid: a number")?),
             "--think-ms" => a.think_ms = v()?.parse().map_err(|_| "--think-ms: a number")?,
             "--spectators" => a.spectators = v()?.parse().map_err(|_| "--spectators: a number")?,
             "--help" | "-h" => return Err(
@@ -70,9 +70,14 @@ fn parse() -> Result<Args, String> {
             other => return Err(format!("unknown option '{other}'")),
         }
     }
-    let host = a.server.rsplit_once(':').map(|(h, _)| h).unwrap_or("");
-    if !matches!(host, "127.0.0.1" | "localhost" | "[::1]") {
-        return Err("takhte-load sends traffic only to a loopback address".into());
+    if a.servers.is_empty() {
+        a.servers.push("127.0.0.1:7878".into());
+    }
+    for server in &a.servers {
+        let host = server.rsplit_once(':').map(|(h, _)| h).unwrap_or("");
+        if !matches!(host, "127.0.0.1" | "localhost" | "[::1]") {
+            return Err("takhte-load sends traffic only to a loopback address".into());
+        }
     }
     Ok(a)
 }
@@ -388,19 +393,21 @@ fn main() {
         });
         let games = if args.spectators > 0 { 1 } else { args.games };
         let mut tasks = Vec::new();
+        let n = args.servers.len();
         for i in 0..games {
+            // With several instances the two players of a game are on different ones.
             let (tx, rx) = tokio::sync::mpsc::channel(4);
-            tasks.push(tokio::spawn(player(args.server.clone(), Arc::clone(&shared), true, Some(tx), None, args.think_ms)));
-            tasks.push(tokio::spawn(player(args.server.clone(), Arc::clone(&shared), false, None, Some(rx), args.think_ms)));
+            tasks.push(tokio::spawn(player(args.servers[i % n].clone(), Arc::clone(&shared), true, Some(tx), None, args.think_ms)));
+            tasks.push(tokio::spawn(player(args.servers[(i + 1) % n].clone(), Arc::clone(&shared), false, None, Some(rx), args.think_ms)));
             if i % 50 == 49 {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         }
-        for _ in 0..args.idle {
-            tasks.push(tokio::spawn(idle(args.server.clone(), Arc::clone(&shared))));
+        for i in 0..args.idle {
+            tasks.push(tokio::spawn(idle(args.servers[i % n].clone(), Arc::clone(&shared))));
         }
         for i in 0..args.spectators {
-            tasks.push(tokio::spawn(spectator(args.server.clone(), Arc::clone(&shared))));
+            tasks.push(tokio::spawn(spectator(args.servers[i % n].clone(), Arc::clone(&shared))));
             if i % 100 == 99 {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
@@ -417,13 +424,23 @@ fn main() {
         tokio::time::sleep(Duration::from_secs(3)).await;
         shared.measuring.store(true, Ordering::Relaxed);
         let measure_start = Instant::now();
-        let mut rss_max = 0;
+        let mut rss: Vec<u64> = vec![0; args.pids.len()];
         while measure_start.elapsed() < Duration::from_secs(args.seconds) {
             tokio::time::sleep(Duration::from_millis(500)).await;
-            if let Some(k) = args.pid.and_then(rss_kib) {
-                rss_max = rss_max.max(k);
+            for (i, pid) in args.pids.iter().enumerate() {
+                if let Some(k) = rss_kib(*pid) {
+                    rss[i] = rss[i].max(k);
+                }
             }
         }
+        let rss_text = if rss.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " server RSS max {} MiB",
+                rss.iter().map(|k| (k / 1024).to_string()).collect::<Vec<_>>().join(" + ")
+            )
+        };
         shared.measuring.store(false, Ordering::Relaxed);
         let elapsed = measure_start.elapsed().as_secs_f64();
         shared.stop.store(true, Ordering::Relaxed);
@@ -468,7 +485,7 @@ fn main() {
                 q(&all, 0.99),
                 all.len(),
                 shared.errors.load(Ordering::Relaxed),
-                if rss_max > 0 { format!(" server RSS max {} MiB", rss_max / 1024) } else { String::new() }
+                rss_text
             );
         } else {
         println!(
@@ -483,7 +500,7 @@ fn main() {
             s.len(),
             shared.games_done.load(Ordering::Relaxed),
             shared.errors.load(Ordering::Relaxed),
-            if rss_max > 0 { format!(" server RSS max {} MiB", rss_max / 1024) } else { String::new() }
+            rss_text
         );
         }
         tokio::time::sleep(Duration::from_millis(300)).await;
