@@ -295,9 +295,10 @@ impl Raw {
         self.send_text(&serde_json::to_string(m).unwrap());
     }
 
-    /// Sends raw text.
+    /// Sends raw text (a connection the server has closed takes nothing; the next read says
+    /// so).
     pub fn send_text(&mut self, t: &str) {
-        self.ws.send(tungstenite::Message::text(t)).unwrap();
+        let _ = self.ws.send(tungstenite::Message::text(t));
     }
 
     /// The next message (None: closed or nothing within 5 s).
