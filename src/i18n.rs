@@ -161,6 +161,42 @@ impl I18n {
         self.loader().get_args(key, map)
     }
 
+    /// A date in this language, of a Unix time (UTC): the Gregorian calendar in English
+    /// ("2 Dec 2026"), the Solar Hijri calendar in Persian ("۱۱ آذر ۱۴۰۵", by `icu_calendar`).
+    pub fn date(&self, unix: u64) -> String {
+        let (y, m, d) = civil_from_days((unix / 86_400) as i64);
+        let (y, m, d) = match self.lang {
+            Lang::En => (y, m, d),
+            Lang::Fa => match icu_calendar::Date::try_new_iso(y, m, d) {
+                Ok(iso) => {
+                    let p = iso.to_calendar(icu_calendar::cal::Persian);
+                    (p.year().extended_year(), p.month().ordinal, p.day_of_month().0)
+                }
+                Err(_) => (y, m, d),
+            },
+        };
+        self.tr_args(
+            "date",
+            &[
+                ("day", self.number(d)),
+                ("month", self.tr(&format!("month-{m}"))),
+                ("year", self.number(y)),
+            ],
+        )
+    }
+
+    /// The message `key` with a count: `$count` is the number itself (for the language's plural
+    /// forms, e.g. English "1 move", "5 moves") and `$n` the number in this language's digits.
+    pub fn tr_count(&self, key: &str, count: usize) -> String {
+        if !self.loader().has(key) {
+            return key.to_string();
+        }
+        let mut args = fluent::FluentArgs::new();
+        args.set("count", fluent::FluentValue::from(count));
+        args.set("n", fluent::FluentValue::from(self.number(count)));
+        self.loader().get_args_fluent(key, Some(&args))
+    }
+
     /// A number in this language's digits.
     pub fn number(&self, n: impl std::fmt::Display) -> String {
         digits(&n.to_string(), self.lang)
@@ -219,5 +255,39 @@ impl I18n {
                 ok.then(|| id.to_string())
             })
             .collect()
+    }
+}
+
+/// The Gregorian year, month and day of a day count since 1970-01-01 (Howard Hinnant's
+/// civil-from-days).
+fn civil_from_days(days: i64) -> (i32, u8, u8) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    (y as i32, m as u8, d as u8)
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_both_calendars() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        let mut i = I18n::new(Lang::En);
+        // 2026-12-02 is 11 Azar 1405; 2025-03-21 is 1 Farvardin 1404 (Nowruz).
+        assert_eq!(i.date(1_796_169_600), "2 Dec 2026");
+        i.set_lang(Lang::Fa);
+        assert_eq!(i.date(1_796_169_600), "۱۱ آذر ۱۴۰۵");
+        assert_eq!(i.date(1_742_515_200), "۱ فروردین ۱۴۰۴");
+        assert_eq!(i.date(1_742_428_800), "۳۰ اسفند ۱۴۰۳");
     }
 }

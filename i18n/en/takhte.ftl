@@ -17,7 +17,7 @@ exit-title = Leave Takhte?
 exit-yes = Leave
 exit-no = Stay
 home-continue = Continue
-home-continue-line = moves: { $moves } · { $state }
+home-continue-line = { $moves }, { $state }
 home-new-game = New game
 home-saved-games = Saved games
 home-settings = Settings
@@ -143,8 +143,11 @@ saved-title = Saved games
 saved-empty = No saved games yet.
 saved-resume = Resume
 saved-delete = Delete
-saved-damaged = Damaged: { $reason }
-saved-moves = moves: { $n }
+saved-damaged = This saved game is damaged and cannot be opened.
+saved-moves = { $count ->
+    [one] { $n } move
+   *[other] { $n } moves
+}
 saved-vs-computer = vs computer, level { $n }
 saved-two-players = two players
 saved-to-move = { $side } to move
@@ -319,3 +322,34 @@ online-error-too-many-spectators = This game has as many spectators as it can ta
 online-error-not-watching = Only spectators suggest moves.
 online-error-too-many-suggestions = You have changed your suggestion for this move too often.
 online-error-duplicate-suggestion = You suggested that move already.
+
+## Dates, lists and titles
+date = { $day } { $month } { $year }
+month-1 = Jan
+month-2 = Feb
+month-3 = Mar
+month-4 = Apr
+month-5 = May
+month-6 = Jun
+month-7 = Jul
+month-8 = Aug
+month-9 = Sep
+month-10 = Oct
+month-11 = Nov
+month-12 = Dec
+saved-line = { $opponent }, { $moves }
+saved-state-line = { $state }, { $date }
+saved-result = { $result }: { $reason }
+saved-review = Review
+saved-damaged-title = Saved game
+saved-damaged-details = File { $file }: { $reason }
+saved-details = Details
+saved-hide-details = Hide details
+saved-delete-title = Delete this saved game?
+saved-delete-body = It cannot be brought back.
+saved-delete-keep = Keep it
+stats-row-title = { $game }, { $mode }
+stats-online = Online
+home-continue-title = Continue: { $game }
+title-vs-computer = { $game }, { $level }
+side-computer = { $side } (computer)

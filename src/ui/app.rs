@@ -457,13 +457,22 @@ impl AppState {
             return;
         };
         match from_record(&rec, Arc::clone(&self.engine), Box::new(SystemRandomness)) {
-            Ok(c) => {
+            Ok(mut c) => {
                 self.save_now();
                 self.last_game = None;
+                // A finished game opens for review at its last move, without the result sheet.
+                let finished = c.session().final_end().is_some();
+                if finished {
+                    let n = c.session().moves().len();
+                    c.review_to(n);
+                }
                 self.install(
                     c,
                     Some(Autosaver::resume(store, rec.id.clone(), rec.created_unix)),
                 );
+                if finished {
+                    self.result_closed = true;
+                }
                 self.open("game");
             }
             Err(_) => self.refresh_all(),
@@ -634,13 +643,17 @@ impl AppState {
         app.set_has_continue(cont.is_some());
         if let Some(rec) = cont {
             let kind = kind_of(&rec.kind);
-            app.set_continue_title(self.game_name(kind).into());
+            app.set_continue_title(
+                self.i18n
+                    .tr_args("home-continue-title", &[("game", self.game_name(kind))])
+                    .into(),
+            );
             let state = self.opponent_text(&rec);
             let line = self.i18n.tr_args(
                 "home-continue-line",
                 &[
                     ("game", self.game_name(kind)),
-                    ("moves", self.i18n.number(rec.moves.len())),
+                    ("moves", self.moves_text(rec.moves.len())),
                     ("state", state),
                 ],
             );
@@ -659,24 +672,52 @@ impl AppState {
         }
     }
 
+    /// How many moves a game has, counted as players count them (both sides' moves are one).
+    fn moves_text(&self, plies: usize) -> String {
+        self.i18n.tr_count("saved-moves", plies.div_ceil(2))
+    }
+
     fn refresh_saved(&mut self) {
         let Some(ui) = self.ui() else { return };
         let Some(store) = &self.store else { return };
         let mut rows = Vec::new();
         for g in store.list_games() {
+            let damaged = |title: String, reason: String| SavedData {
+                id: g.id.clone().into(),
+                title: title.into(),
+                line1: self.tr("saved-damaged").into(),
+                line2: SharedString::default(),
+                damaged: true,
+                finished: false,
+                details: self
+                    .i18n
+                    .tr_args("saved-damaged-details", &[("file", g.file.clone()), ("reason", reason)])
+                    .into(),
+            };
             let row = match &g.entry {
                 Ok(rec) => {
                     let kind = kind_of(&rec.kind);
-                    let moves = self
-                        .i18n
-                        .tr_args("saved-moves", &[("n", self.i18n.number(rec.moves.len()))]);
-                    let line1 = format!("{} · {}", self.opponent_text(rec), moves);
+                    let line1 = self.i18n.tr_args(
+                        "saved-line",
+                        &[
+                            ("opponent", self.opponent_text(rec)),
+                            ("moves", self.moves_text(rec.moves.len())),
+                        ],
+                    );
                     let state = match &rec.result {
-                        Some(r) => {
-                            let head = self
-                                .tr(&format!("result-{}", r.winner.as_deref().unwrap_or("draw")));
-                            format!("{head} · {}", self.tr(&format!("reason-{}", r.reason)))
-                        }
+                        Some(r) => self.i18n.tr_args(
+                            "saved-result",
+                            &[
+                                (
+                                    "result",
+                                    self.tr(&format!(
+                                        "result-{}",
+                                        r.winner.as_deref().unwrap_or("draw")
+                                    )),
+                                ),
+                                ("reason", self.tr(&format!("reason-{}", r.reason))),
+                            ],
+                        ),
                         None => {
                             match from_record(rec, Arc::new(Standard), Box::new(SystemRandomness)) {
                                 Ok(c) => {
@@ -687,16 +728,7 @@ impl AppState {
                                     )
                                 }
                                 Err(e) => {
-                                    rows.push(SavedData {
-                                        id: g.id.clone().into(),
-                                        title: self.game_name(kind).into(),
-                                        line1: self
-                                            .i18n
-                                            .tr_args("saved-damaged", &[("reason", e.to_string())])
-                                            .into(),
-                                        line2: g.file.clone().into(),
-                                        damaged: true,
-                                    });
+                                    rows.push(damaged(self.game_name(kind), e.to_string()));
                                     continue;
                                 }
                             }
@@ -706,25 +738,19 @@ impl AppState {
                         id: g.id.clone().into(),
                         title: self.game_name(kind).into(),
                         line1: line1.into(),
-                        line2: format!(
-                            "{} · {}",
-                            state,
-                            self.i18n.number(date_text(rec.updated_unix))
-                        )
-                        .into(),
+                        line2: self
+                            .i18n
+                            .tr_args(
+                                "saved-state-line",
+                                &[("state", state), ("date", self.i18n.date(rec.updated_unix))],
+                            )
+                            .into(),
                         damaged: false,
+                        finished: rec.result.is_some(),
+                        details: SharedString::default(),
                     }
                 }
-                Err(d) => SavedData {
-                    id: g.id.clone().into(),
-                    title: g.file.clone().into(),
-                    line1: self
-                        .i18n
-                        .tr_args("saved-damaged", &[("reason", d.reason.clone())])
-                        .into(),
-                    line2: SharedString::default(),
-                    damaged: true,
-                },
+                Err(d) => damaged(self.tr("saved-damaged-title"), d.reason.clone()),
             };
             rows.push(row);
         }
@@ -743,10 +769,17 @@ impl AppState {
                     ("computer", Some(l)) => self
                         .i18n
                         .tr_args("stats-vs-computer", &[("n", self.i18n.number(l))]),
+                    ("online", _) => self.tr("stats-online"),
                     _ => self.tr("stats-two-players"),
                 };
                 StatRow {
-                    title: format!("{} · {}", self.game_name(kind_of(&e.kind)), mode).into(),
+                    title: self
+                        .i18n
+                        .tr_args(
+                            "stats-row-title",
+                            &[("game", self.game_name(kind_of(&e.kind))), ("mode", mode)],
+                        )
+                        .into(),
                     wins: self.i18n.number(e.wins).into(),
                     draws: self.i18n.number(e.draws).into(),
                     losses: self.i18n.number(e.losses).into(),
@@ -832,14 +865,13 @@ impl AppState {
         app.set_kind(kind.name().into());
         app.set_ranks(view.ranks as i32);
         let title = match c.opponent() {
-            Opponent::Computer { level, .. } => {
-                format!(
-                    "{} · {}",
-                    self.game_name(kind),
-                    self.i18n
-                        .tr_args("level-n", &[("n", self.i18n.number(level))])
-                )
-            }
+            Opponent::Computer { level, .. } => self.i18n.tr_args(
+                "title-vs-computer",
+                &[
+                    ("game", self.game_name(kind)),
+                    ("level", self.i18n.tr_args("level-n", &[("n", self.i18n.number(level))])),
+                ],
+            ),
             Opponent::PassAndPlay | Opponent::Online { .. } => self.game_name(kind),
             Opponent::Watching => self
                 .i18n
@@ -1017,10 +1049,9 @@ impl AppState {
             Opponent::Online { .. } | Opponent::Watching => self
                 .online_side_name(side)
                 .unwrap_or_else(|| self.tr(side_key(side))),
-            Opponent::Computer { human, .. } if human != side => format!(
-                "{} · {}",
-                self.tr(side_key(side)),
-                self.tr("opponent-computer")
+            Opponent::Computer { human, .. } if human != side => self.i18n.tr_args(
+                "side-computer",
+                &[("side", self.tr(side_key(side)))],
             ),
             _ => self.tr(side_key(side)),
         };
@@ -1161,23 +1192,6 @@ fn side_key(side: Side) -> &'static str {
     }
 }
 
-/// `YYYY-MM-DD` of a Unix time (UTC).
-fn date_text(unix: u64) -> String {
-    let days = (unix / 86_400) as i64;
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 fn preview_pieces(game: &crate::rules::AnyGame) -> Vec<PieceData> {
     let Ok(c) = Controller::new(
         NewGame {
@@ -1246,14 +1260,3 @@ fn rules_diagram(kind: GameKind) -> View {
     c.view()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_are_civil_utc() {
-        assert_eq!(date_text(0), "1970-01-01");
-        assert_eq!(date_text(1_796_083_200), "2026-12-01");
-        assert_eq!(date_text(951_782_400), "2000-02-29");
-    }
-}

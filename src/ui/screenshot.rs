@@ -223,14 +223,18 @@ fn fill_store(dir: &Path) {
     }
 }
 
-/// Draws `scene` in `lang` at `width`×`height` logical pixels into the PNG file `out`.
-pub fn screenshot(
+/// The four sizes every scene is checked at: phone, tall phone, tablet, tablet in landscape.
+pub const SIZES: [(u32, u32); 4] = [(360, 640), (412, 915), (800, 1280), (1280, 800)];
+
+/// Sets up `scene` in `lang` at `width`×`height` logical pixels in a fresh app (a scratch data
+/// folder with a few saved games), lets it settle, and hands it to `f`.
+pub fn with_scene<R>(
     scene: &str,
     lang: Lang,
     width: u32,
     height: u32,
-    out: &Path,
-) -> Result<(), String> {
+    f: impl FnOnce(&TakhteApp, &MinimalSoftwareWindow) -> R,
+) -> Result<R, String> {
     if !SCENES.contains(&scene) && !super::demo::SCENES.contains(&scene) {
         return Err(format!(
             "unknown scene '{scene}' (one of: {}, {})",
@@ -251,8 +255,32 @@ pub fn screenshot(
     window.set_size(PhysicalSize::new(width, height));
     app.window.show().map_err(|e| e.to_string())?;
     set_scene(&app, scene)?;
-    let pixels = render(&window, &app, width, height);
+    settle(&app);
+    let r = f(&app, &window);
+    let _ = app.window.hide();
     let _ = std::fs::remove_dir_all(&dir);
+    Ok(r)
+}
+
+fn settle(app: &TakhteApp) {
+    for _ in 0..5 {
+        slint::platform::update_timers_and_animations();
+        app.state.borrow_mut().refresh_game();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Draws `scene` in `lang` at `width`×`height` logical pixels into the PNG file `out`.
+pub fn screenshot(
+    scene: &str,
+    lang: Lang,
+    width: u32,
+    height: u32,
+    out: &Path,
+) -> Result<(), String> {
+    let pixels = with_scene(scene, lang, width, height, |app, window| {
+        render(window, app, width, height)
+    })?;
     write_png(out, width, height, &pixels)
 }
 
@@ -276,7 +304,8 @@ pub fn render(window: &MinimalSoftwareWindow, app: &TakhteApp, width: u32, heigh
         .collect()
 }
 
-fn write_png(out: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
+/// Writes RGB pixels as a PNG file.
+pub fn write_png(out: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
     let file =
         std::fs::File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
