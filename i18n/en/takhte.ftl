@@ -353,3 +353,4 @@ stats-online = Online
 home-continue-title = Continue: { $game }
 title-vs-computer = { $game }, { $level }
 side-computer = { $side } (computer)
+settings-move-letters = Chess moves with letters (Nf3)

@@ -351,3 +351,4 @@ stats-online = آنلاین
 home-continue-title = ادامه‌ی { $game }
 title-vs-computer = { $game }، { $level }
 side-computer = { $side } (رایانه)
+settings-move-letters = حرکت‌های شطرنج با حروف ({ "Nf3" })

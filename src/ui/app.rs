@@ -332,6 +332,14 @@ impl AppState {
         if let Some(ui) = self.ui() {
             let app = ui.global::<App>();
             app.set_ng_kind(kind.name().into());
+            // The last new game's choices, offered again.
+            if let Some(last) = &self.settings.last_new_game {
+                app.set_ng_computer(last.computer);
+                app.set_ng_level(last.level.clamp(1, 6) as i32);
+                app.set_ng_white(last.white);
+                let presets = TimeControl::PRESETS.len() as i32;
+                app.set_ng_time(if (0..presets).contains(&last.time) { last.time } else { -1 });
+            }
             app.set_ng_layout(match Layout::parse(&self.settings.pass_and_play_rotation) {
                 Some(Layout::FaceToFace) => 1,
                 Some(Layout::Fixed) => 2,
@@ -345,6 +353,16 @@ impl AppState {
         let Some(ui) = self.ui() else { return };
         let app = ui.global::<App>();
         let kind = self.ng_kind;
+        self.settings.last_new_game = Some(crate::store::LastNewGame {
+            kind: kind.name().to_string(),
+            computer: app.get_ng_computer(),
+            level: app.get_ng_level().clamp(1, 6) as u8,
+            white: app.get_ng_white(),
+            time: app.get_ng_time(),
+        });
+        if let Some(store) = &self.store {
+            let _ = store.save_settings(&self.settings);
+        }
         let layout = [Layout::Rotate, Layout::FaceToFace, Layout::Fixed]
             [app.get_ng_layout().clamp(0, 2) as usize];
         let opponent = if app.get_ng_computer() {
@@ -1084,6 +1102,15 @@ impl AppState {
 
     fn move_rows(&self, view: &View) -> Vec<MoveRow> {
         let mut rows: Vec<MoveRow> = Vec::new();
+        let letters = self.settings.move_letters
+            && matches!(view.kind, GameKind::Chess | GameKind::MineChess);
+        let shown = |m: &crate::game::view::MoveEntry| -> SharedString {
+            if letters {
+                m.text.clone().into()
+            } else {
+                m.figurine.clone().into()
+            }
+        };
         for (i, m) in view.moves.iter().enumerate() {
             let new_row = m.side == Side::White || rows.is_empty() || i == 0;
             if m.side == Side::White
@@ -1092,7 +1119,7 @@ impl AppState {
                 rows.push(MoveRow {
                     number: format!("{}.", self.i18n.number(rows.len() + 1)).into(),
                     white: if m.side == Side::White {
-                        m.text.clone().into()
+                        shown(m)
                     } else {
                         "…".into()
                     },
@@ -1105,7 +1132,7 @@ impl AppState {
                 }
             }
             if let Some(last) = rows.last_mut() {
-                last.black = m.text.clone().into();
+                last.black = shown(m);
                 last.black_current = m.current;
             }
         }
@@ -1138,6 +1165,7 @@ impl AppState {
         app.set_set_sound(s.sound);
         app.set_set_legal(s.show_legal_moves);
         app.set_set_coords(s.coordinates);
+        app.set_set_letters(s.move_letters);
         ui.global::<Theme>().set_board_theme(app.get_set_theme());
         app.set_show_targets(s.show_legal_moves);
         app.set_show_coordinates(s.coordinates);
@@ -1168,6 +1196,7 @@ impl AppState {
         self.settings.sound = app.get_set_sound();
         self.settings.show_legal_moves = app.get_set_legal();
         self.settings.coordinates = app.get_set_coords();
+        self.settings.move_letters = app.get_set_letters();
         if let Some(store) = &self.store {
             let _ = store.save_settings(&self.settings);
         }

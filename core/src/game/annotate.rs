@@ -8,8 +8,14 @@ use super::view::{Glyph, PieceView};
 /// What one move did, for the move list and the captured-pieces trays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply {
-    /// The move in the game's notation: SAN for chess, machine notation otherwise.
+    /// The move in the game's notation with letters: SAN for chess and minesweeper chess
+    /// (`Nf3`, a sapper action `⚑e3`, a piece lost to a mine marked `✸`), and for the other
+    /// games the same as [`Ply::figurine`].
     pub text: String,
+    /// The move as people read it without letters: figurines for chess pieces (`♘f3`), the
+    /// die face before a dice chess move (`⚂ b2–c4`, a king move `♔d1–e2`, an empty roll
+    /// `⚂ —`), draughts landings joined by `–` or, capturing, `×` (`c3×c5×e5`).
+    pub figurine: String,
     /// Who played it.
     pub side: Side,
     /// The squares it touched: origin, every landing (draughts), for the last-move marks.
@@ -70,6 +76,7 @@ pub fn describe(game: &AnyGame, mv: &AnyMove) -> Ply {
     let side = game.side_to_move();
     let mut ply = Ply {
         text: game.move_to_text(mv),
+        figurine: String::new(),
         side,
         path: Vec::new(),
         captured_squares: Vec::new(),
@@ -80,6 +87,7 @@ pub fn describe(game: &AnyGame, mv: &AnyMove) -> Ply {
         (AnyGame::Chess(l), AnyMove::Chess(m)) => {
             let pos = l.position();
             ply.text = pos.san(m);
+            ply.figurine = figurines(&ply.text, side);
             ply.path = vec![m.from, m.to];
             if pos.board().is_capture(*m) {
                 let sq = if pos.board().is_en_passant(*m) {
@@ -105,16 +113,36 @@ pub fn describe(game: &AnyGame, mv: &AnyMove) -> Ply {
             }
             ply.captured.extend(effect.captured.map(chess_piece));
             ply.destroyed = effect.destroyed.map(chess_piece);
+            ply.text = match m {
+                mine::Move::Piece(pm) => chess::san::to_san(pos.board(), *pm),
+                mine::Move::Sapper(sq) => match pos.sapper_target(*sq) {
+                    Some(t) => format!("⚑{t}"),
+                    None => ply.text.clone(),
+                },
+            };
+            ply.figurine = figurines(&ply.text, side);
+            mark_destroyed(&mut ply);
         }
         (AnyGame::Dice(l), AnyMove::Dice(m)) => {
             let pos = l.position();
+            let mut capture = false;
             if let (Some(from), Some(to)) = (m.from(), m.to()) {
                 ply.path = vec![from, to];
                 if let Some(p) = pos.piece_at(to) {
                     ply.captured_squares.push(to);
                     ply.captured.push(dice_piece(p));
+                    capture = true;
                 }
             }
+            let sep = if capture { '×' } else { '–' };
+            ply.figurine = match *m {
+                dice::Move::King { from, to } => {
+                    format!("{}{from}{sep}{to}", if side == Side::White { '♔' } else { '♚' })
+                }
+                dice::Move::Pawn { face, from, to } => format!("{} {from}{sep}{to}", die_face(face)),
+                dice::Move::Pass { face } => format!("{} —", die_face(face)),
+            };
+            ply.text = ply.figurine.clone();
         }
         (AnyGame::Draughts(l), AnyMove::Draughts(m)) => {
             let pos = l.position();
@@ -126,10 +154,70 @@ pub fn describe(game: &AnyGame, mv: &AnyMove) -> Ply {
                 .filter_map(|&s| pos.piece_at(s))
                 .map(draughts_piece)
                 .collect();
+            let sep = if m.is_capture() { "×" } else { "–" };
+            ply.figurine = m
+                .path
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(sep);
+            ply.text = ply.figurine.clone();
         }
         _ => {}
     }
     ply
+}
+
+/// Marks a move whose piece a mine destroyed with `✸` (once).
+fn mark_destroyed(ply: &mut Ply) {
+    for t in [&mut ply.text, &mut ply.figurine] {
+        if let Some(stripped) = t.strip_suffix('✸') {
+            *t = stripped.to_string();
+        }
+        if ply.destroyed.is_some() {
+            t.push('✸');
+        }
+    }
+}
+
+/// The die face as a die (`⚀`…`⚅`).
+pub fn die_face(face: u8) -> char {
+    char::from_u32(0x2680 + face.clamp(1, 6) as u32 - 1).unwrap_or('?')
+}
+
+/// SAN with figurines for the pieces (in the mover's colour) instead of letters.
+///
+/// ```
+/// use takhte_core::game::annotate::figurines;
+/// use takhte_core::rules::Side;
+/// assert_eq!(figurines("Nf3", Side::White), "♘f3");
+/// assert_eq!(figurines("exd8=Q+", Side::White), "exd8=♕+");
+/// assert_eq!(figurines("Qxh2#", Side::Black), "♛xh2#");
+/// assert_eq!(figurines("O-O", Side::Black), "O-O");
+/// ```
+pub fn figurines(san: &str, side: Side) -> String {
+    let glyph = |c: char| match (c, side) {
+        ('K', Side::White) => Some('♔'),
+        ('Q', Side::White) => Some('♕'),
+        ('R', Side::White) => Some('♖'),
+        ('B', Side::White) => Some('♗'),
+        ('N', Side::White) => Some('♘'),
+        ('K', Side::Black) => Some('♚'),
+        ('Q', Side::Black) => Some('♛'),
+        ('R', Side::Black) => Some('♜'),
+        ('B', Side::Black) => Some('♝'),
+        ('N', Side::Black) => Some('♞'),
+        _ => None,
+    };
+    let mut out = String::new();
+    for (i, c) in san.chars().enumerate() {
+        let after_eq = i > 0 && san[..san.char_indices().nth(i).map(|(b, _)| b).unwrap_or(0)].ends_with('=');
+        match glyph(c) {
+            Some(g) if i == 0 || after_eq => out.push(g),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Describes every move of a game, replayed from `start`. Stops at the first move that does
@@ -170,6 +258,7 @@ pub fn annotate_snapshots(snapshots: &[AnyGame], moves: &[String]) -> Vec<Ply> {
                 Some(p) if !landed => Some(chess_piece(p)),
                 _ => None,
             };
+            mark_destroyed(&mut ply);
         }
         out.push(ply);
     }

@@ -181,6 +181,7 @@ pub fn build(c: &Controller) -> View {
         .enumerate()
         .map(|(i, p)| MoveEntry {
             text: p.text.clone(),
+            figurine: p.figurine.clone(),
             side: p.side,
             current: i + 1 == cursor,
         })

@@ -143,8 +143,10 @@ pub struct ClockView {
 /// One entry of the move list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveEntry {
-    /// The move in the game's notation (SAN for chess).
+    /// The move in the game's notation with letters (SAN for chess).
     pub text: String,
+    /// The move with figurines and signs (see [`crate::game::annotate::Ply::figurine`]).
+    pub figurine: String,
     /// Which side played it.
     pub side: Side,
     /// Whether the cursor stands right after this move.

@@ -47,8 +47,8 @@ use serde::Serialize;
 pub use damage::{Damage, DamageKind};
 pub use error::StoreError;
 pub use record::{
-    ClockRecord, GameRecord, Identity, ModeRecord, OnlineGame, OnlineGames, Opponent, ResultRecord,
-    Settings, StatEntry, StatOutcome, Stats, SCHEMA_VERSION,
+    ClockRecord, GameRecord, Identity, LastNewGame, ModeRecord, OnlineGame, OnlineGames, Opponent,
+    ResultRecord, Settings, StatEntry, StatOutcome, Stats, SCHEMA_VERSION,
 };
 
 /// The environment variable that overrides the data folder (tests, portable installs).

@@ -158,6 +158,26 @@ pub struct Settings {
     pub server: Option<String>,
     /// The display name shown to online opponents (may be empty).
     pub player_name: String,
+    /// Chess moves written with piece letters (`Nf3`) instead of figurines (`♘f3`).
+    pub move_letters: bool,
+    /// The last new game's choices, offered again: game, against the computer, level,
+    /// playing White, time control (index into the presets, -1 for none).
+    pub last_new_game: Option<LastNewGame>,
+}
+
+/// The choices of the last new game (see [`Settings::last_new_game`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastNewGame {
+    /// The game kind's machine name.
+    pub kind: String,
+    /// Against the computer (else two players on this device).
+    pub computer: bool,
+    /// The computer's level.
+    pub level: u8,
+    /// Whether the player took White.
+    pub white: bool,
+    /// The time control: an index into the presets, or -1 for none.
+    pub time: i32,
 }
 
 impl Default for Settings {
@@ -173,6 +193,8 @@ impl Default for Settings {
             pass_and_play_rotation: "rotate".to_string(),
             server: None,
             player_name: String::new(),
+            move_letters: false,
+            last_new_game: None,
         }
     }
 }

@@ -11,7 +11,7 @@
 
 pub mod board;
 pub mod fen;
-mod san;
+pub mod san;
 
 pub use board::{Board, Kind, Move, MoveList, Piece, Variant};
 
