@@ -222,6 +222,9 @@ impl I18n {
         for (name, value) in &status.args {
             let text = match *name {
                 "side" => self.tr(&format!("side-{value}")),
+                // Inside a sentence: "the white bishop".
+                "owner" => self.tr(&format!("side-word-{value}")),
+                "what" => self.tr(&format!("piece-word-{value}")),
                 "piece" => self.tr(&format!("piece-{value}")),
                 "reason" if self.has(&format!("reason-{value}")) => {
                     self.tr(&format!("reason-{value}"))

@@ -268,13 +268,21 @@ impl AppState {
 
     /// Shows a screen: home, new-game, game, saved, settings, rules, stats.
     pub fn open(&mut self, screen: &str) {
-        if screen != "game" && self.screen() == "game" && self.online.current.is_some() {
+        let leaving_game = screen != "game" && self.screen() == "game";
+        if leaving_game && self.online.current.is_some() {
             self.leave_online_game();
         }
-        if screen == "home" {
+        if leaving_game || screen == "home" {
+            // A game not on screen does not use its players' time (a computer or two players
+            // here; an online game's clocks are the server's).
             self.save_now();
             if let Some(c) = self.controller.as_mut() {
                 c.pause();
+            }
+        }
+        if screen == "game" && self.screen() != "game" {
+            if let Some(c) = self.controller.as_mut() {
+                c.resume();
             }
         }
         if let Some(ui) = self.ui() {
@@ -911,7 +919,8 @@ impl AppState {
         app.set_moves(ModelRc::new(VecModel::from(self.move_rows(&view))));
         if let Some(die) = &view.die {
             app.set_has_die(true);
-            let face = die.face.or(die.last_face).unwrap_or(0);
+            // Only the roll of the turn now: the last move's face is in the move list.
+            let face = die.face.unwrap_or(0);
             app.set_die_face(face as i32);
             app.set_die_rolls(self.die_rolls);
             let label = if face > 0 {

@@ -834,6 +834,11 @@ impl Controller {
         let pos = l.position();
         self.selected = None;
         self.hint = None;
+        self.notice = None;
+        // Rolling plays on: a draw offer waiting is declined, as a move would decline it.
+        if !self.is_online() {
+            self.draw_offer = None;
+        }
         self.last_face = Some(face);
         if pos.pawn_moves(face).is_empty() {
             let in_check = pos.in_check(pos.side_to_move());
@@ -899,19 +904,19 @@ impl Controller {
                 clock.pause(now);
             }
         }
-        if let Some(p) = ply.destroyed {
-            self.notice = Some(
-                Status::new("status-mine-destroyed")
-                    .arg("piece", p.glyph.name())
-                    .arg("side", side_word(p.side)),
-            );
-        }
+        // Messages about this move; every older one is gone with the change.
+        let mut notice = ply.destroyed.map(|p| {
+            Status::new("status-mine-destroyed")
+                .arg("what", p.glyph.name())
+                .arg("owner", side_word(p.side))
+        });
         if let (Some(false), AnyGame::Mine(l)) = (before_fog, self.session.game()) {
-            if l.position().fog_lifted() && self.notice.is_none() {
-                self.notice = Some(Status::new("status-fog-lifted"));
+            if l.position().fog_lifted() && notice.is_none() {
+                notice = Some(Status::new("status-fog-lifted"));
             }
         }
         self.after_change();
+        self.notice = notice;
     }
 
     /// Takes back the last move (against the computer: back to the human's previous turn).
@@ -999,6 +1004,7 @@ impl Controller {
         if self.session.is_over() || self.draw_offer.is_some() {
             return;
         }
+        self.notice = None;
         match self.opponent {
             Opponent::Computer { level, .. } => {
                 if self.engine.accepts_draw(self.session.game(), level) {
@@ -1045,6 +1051,9 @@ impl Controller {
             }
             return;
         }
+        if self.session.is_over() || self.reviewing {
+            return;
+        }
         if self.draw_offer.take().is_some() {
             self.notice = Some(Status::new("status-draw-declined"));
             self.changed = true;
@@ -1056,12 +1065,14 @@ impl Controller {
         if !self.can_act() || self.pending.is_some() || self.is_online() {
             return;
         }
+        self.notice = None;
         self.start_search(Purpose::Hint);
     }
 
     /// Turns the board around.
     pub fn flip(&mut self) {
         self.manual_flip = !self.manual_flip;
+        self.notice = None;
     }
 
     /// The app goes to the background: clocks stop, the search goes on.
@@ -1256,6 +1267,12 @@ impl Controller {
         self.selected = None;
         self.path.clear();
         self.promotion = None;
+        // Messages, marks and offers belong to the position they were made for.
+        self.hint = None;
+        self.notice = None;
+        if self.session.is_over() && !self.is_online() {
+            self.draw_offer = None;
+        }
         self.changed = true;
         self.plies = if self.session.is_snapshots() {
             annotate_snapshots(self.session.snapshots(), self.session.moves())
