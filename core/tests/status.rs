@@ -245,3 +245,29 @@ fn no_message_or_mark_outlives_its_moment() {
     c.undo();
     assert!(c.view().squares.iter().all(|q| q.marks & mark::HINT == 0));
 }
+
+/// In the middle of a draughts capture the man is drawn where it has landed, the way it came is
+/// marked, and the status says to keep capturing.
+#[test]
+fn a_capture_under_way_shows_the_man_where_it_is() {
+    let mut c = Controller::new(
+        NewGame {
+            position: Some("8/1bbb1bb1/2b1b3/3b4/3w1w2/2w5/ww4ww/8 w".into()),
+            ..NewGame::pass_and_play(GameKind::Draughts)
+        },
+        Arc::new(Standard),
+        Box::new(ScriptedRandomness::new(vec![1], vec![1])),
+    )
+    .unwrap();
+    let sq = |n: &str| Square::parse(n, 8).unwrap();
+    c.tap(sq("d4"));
+    c.tap(sq("d6"));
+    let v = c.view();
+    assert_eq!(v.status.key, "status-continue-capture");
+    assert!(v.squares[sq("d4").index()].piece.is_none(), "the man left d4");
+    assert!(v.squares[sq("d6").index()].piece.is_some(), "the man stands on d6");
+    assert!(v.squares[sq("d6").index()].marks & mark::SELECTED != 0);
+    assert!(v.squares[sq("d4").index()].marks & mark::PATH != 0);
+    assert!(v.squares[sq("d5").index()].marks & mark::PATH_CAPTURED != 0);
+    assert!(c.session().moves().is_empty(), "nothing is played until the capture is complete");
+}

@@ -806,14 +806,23 @@ impl AppState {
                             &[("game", self.game_name(kind_of(&e.kind))), ("mode", mode)],
                         )
                         .into(),
-                    wins: self.i18n.number(e.wins).into(),
-                    draws: self.i18n.number(e.draws).into(),
-                    losses: self.i18n.number(e.losses).into(),
+                    wins: self.count_text(e.wins).into(),
+                    draws: self.count_text(e.draws).into(),
+                    losses: self.count_text(e.losses).into(),
                 }
             })
             .collect();
         ui.global::<App>()
             .set_stats(ModelRc::new(VecModel::from(rows)));
+    }
+
+    /// A count in the statistics: a dash for none (the Persian zero is a small dot).
+    fn count_text(&self, n: u32) -> String {
+        if n == 0 {
+            "–".to_string()
+        } else {
+            self.i18n.number(n)
+        }
     }
 
     fn refresh_rules(&mut self, tab: i32) {
@@ -949,11 +958,23 @@ impl AppState {
         } else {
             app.set_has_die(false);
         }
+        // The counter of RULES.md (mines still on the board), and how many of them are
+        // hidden: the fog lifts when that is none.
+        let known = view
+            .squares
+            .iter()
+            .filter(|q| q.marks & crate::game::view::mark::MINE != 0)
+            .count() as u32;
         app.set_mines_label(
             view.mines_left
                 .map(|n| {
-                    self.i18n
-                        .tr_args("mines-left", &[("n", self.i18n.number(n))])
+                    self.i18n.tr_args(
+                        "mines-left",
+                        &[
+                            ("n", self.i18n.number(n)),
+                            ("hidden", self.i18n.number(n.saturating_sub(known))),
+                        ],
+                    )
                 })
                 .unwrap_or_default()
                 .into(),

@@ -62,6 +62,7 @@ pub fn squares(view: &View) -> Vec<SquareData> {
                 hint: m(mark::HINT),
                 explosion: m(mark::EXPLOSION),
                 number: s.number as i32,
+                occupied: s.piece.is_some(),
                 file_label: if row == ranks as i32 - 1 {
                     ((b'a' + sq.file()) as char).to_string().into()
                 } else {

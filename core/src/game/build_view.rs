@@ -139,6 +139,15 @@ pub fn build(c: &Controller) -> View {
             for s in &partial[1..] {
                 squares_view[s.index()].marks |= mark::PATH;
             }
+            // In the middle of a capture the man stands where it has landed; its start and
+            // the squares passed show the way it came.
+            if let Some(&at) = partial.last() {
+                let man = squares_view[sel.index()].piece.take();
+                squares_view[at.index()].piece = man;
+                squares_view[sel.index()].marks &= !mark::SELECTED;
+                squares_view[sel.index()].marks |= mark::PATH;
+                squares_view[at.index()].marks |= mark::SELECTED;
+            }
             if let AnyGame::Draughts(l) = game {
                 if let Some(m) = l
                     .legal_moves()
@@ -279,6 +288,8 @@ pub fn build(c: &Controller) -> View {
             .arg("reason", e.reason())
     } else if c.pending_promotion().is_some() {
         Status::new("status-choose-promotion")
+    } else if c.partial_path().len() > 1 {
+        Status::new("status-continue-capture")
     } else if c.thinking() {
         Status::new("status-thinking")
     } else if let (Some(offer), Some(me)) = (c.draw_offer(), online) {
