@@ -174,3 +174,47 @@ fn the_system_locale_picks_the_language() {
     );
     assert_eq!(lang_from_locales(Vec::<String>::new()), Lang::En);
 }
+
+/// Words and separators shown to people come from the translation files: no middle dot
+/// between two parts of a line in the code (it reads as the Persian zero beside Persian digits),
+/// and no text literal in the Slint files but the two language names (each in its own
+/// language) and the server command line.
+#[test]
+fn no_text_or_separator_is_written_in_the_code() {
+    let mut problems = Vec::new();
+    let mut files = Vec::new();
+    for dir in ["src", "src/ui", "ui", "core/src/game"] {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "rs" || x == "slint") {
+                files.push(p);
+            }
+        }
+    }
+    let allowed = [
+        "\"فارسی\"",
+        "\"English\"",
+        "\"cargo run --release -p takhte-server -- --listen 0.0.0.0:7878\"",
+    ];
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains('·') {
+                problems.push(format!("{}:{}: a middle dot: {line}", f.display(), n + 1));
+            }
+            if f.extension().is_some_and(|x| x == "slint") {
+                if let Some(i) = code.find("text: \"") {
+                    let lit = &code[i + 6..];
+                    let end = lit[1..].find('"').map(|e| e + 2).unwrap_or(lit.len());
+                    let lit = &lit[..end];
+                    let has_words = lit.chars().any(|c| c.is_alphabetic());
+                    if has_words && !allowed.contains(&lit) {
+                        problems.push(format!("{}:{}: text written in the code: {lit}", f.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
