@@ -9,6 +9,7 @@
 pub mod android;
 pub mod cli;
 pub mod i18n;
+pub mod sound;
 pub mod ui;
 
 pub use takhte_core::{ai, game, net, rules, store};

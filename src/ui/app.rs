@@ -51,6 +51,19 @@ pub struct AppState {
     pub(crate) die_rolls: i32,
     /// Online play: the client and the games it has open.
     pub online: super::online::Online,
+    /// The games' sounds.
+    pub(crate) sounds: crate::sound::Sounds,
+    /// What was heard last: the moves, the die, the end, low time (to play each sound once).
+    pub(crate) heard: Heard,
+}
+
+/// What the sounds have already said about the game on the board.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Heard {
+    moves: usize,
+    face: Option<u8>,
+    over: bool,
+    low: [bool; 2],
 }
 
 /// The running app: its window and state.
@@ -115,6 +128,8 @@ impl TakhteApp {
             history: Vec::new(),
             die_rolls: 0,
             online,
+            sounds: crate::sound::Sounds::new(),
+            heard: Heard::default(),
         }));
         super::online::register(&state);
         let app = TakhteApp { window, state };
@@ -1040,7 +1055,55 @@ impl AppState {
                 .into(),
         );
         app.set_save_failed(view.save_failed);
+        self.sound_for(&view);
         self.last_view = Some(view);
+    }
+
+    /// Plays what changed on the board since it was last heard: a move (a capture, a check, a
+    /// mine), the die, the end, a clock running low. Stepping through a game is silent.
+    fn sound_for(&mut self, view: &View) {
+        use crate::game::view::mark;
+        use crate::sound::Effect;
+        let Some(c) = &self.controller else { return };
+        let moves = c.session().cursor();
+        let now = Heard {
+            moves,
+            face: view.die.as_ref().and_then(|d| d.face),
+            over: view.result.is_some(),
+            low: [0, 1].map(|i| {
+                view.clocks
+                    .is_some_and(|k| k[i].running && k[i].remaining_ms < 10_000)
+            }),
+        };
+        let before = std::mem::replace(&mut self.heard, now.clone());
+        if !self.settings.sound || view.review {
+            return;
+        }
+        let mut effect = None;
+        if now.moves == before.moves + 1 {
+            let last = view.moves.last();
+            effect = Some(if view.squares.iter().any(|q| q.marks & mark::EXPLOSION != 0) {
+                Effect::Mine
+            } else if view.squares.iter().any(|q| q.marks & mark::CHECK != 0) {
+                Effect::Check
+            } else if last.is_some_and(|m| m.figurine.contains('×') || m.text.contains('x')) {
+                Effect::Capture
+            } else {
+                Effect::Move
+            });
+        }
+        if now.face.is_some() && now.face != before.face {
+            effect = Some(Effect::Roll);
+        }
+        if now.over && !before.over && now.moves >= before.moves {
+            effect = Some(Effect::End);
+        }
+        if (now.low[0] && !before.low[0]) || (now.low[1] && !before.low[1]) {
+            effect = effect.or(Some(Effect::LowTime));
+        }
+        if let Some(e) = effect {
+            self.sounds.play(e);
+        }
     }
 
     /// A move's notation kept left to right inside right-to-left text (a Unicode isolate).
