@@ -9,6 +9,7 @@ pub mod clock;
 pub mod controller;
 pub mod record;
 pub mod session;
+pub mod share;
 pub mod view;
 
 pub use clock::{Clock, TimeControl};

@@ -1,0 +1,330 @@
+//! Sharing a game as text: chess as PGN (the standard seven tags, SAN moves, the result), the
+//! other games as a PGN-like record whose `Variant` tag names the game, whose `FEN` tag holds
+//! the start position text of RULES.md and whose moves are in the game's machine notation.
+//! [`import`] reads both back for review.
+//!
+//! ```
+//! use takhte_core::game::share::{export, import, Players};
+//! use takhte_core::game::{GameStart, Session};
+//! use takhte_core::rules::GameKind;
+//! let mut s = Session::new(GameStart::standard(GameKind::Chess, 0, vec![])).unwrap();
+//! for m in ["f2f3", "e7e5", "g2g4", "d8h4"] { s.play_text(m).unwrap(); }
+//! let pgn = export(&s, &Players::default(), "2026.12.02");
+//! assert!(pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"));
+//! let back = import(&pgn).unwrap();
+//! assert_eq!(back.moves, ["f2f3", "e7e5", "g2g4", "d8h4"]);
+//! ```
+
+use crate::rules::{chess, AnyGame, GameKind, GameResult, Side};
+
+use super::session::{GameEnd, GameStart, Session};
+
+/// The names written in the `White` and `Black` tags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Players {
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+}
+
+impl Default for Players {
+    fn default() -> Self {
+        Players {
+            white: "?".into(),
+            black: "?".into(),
+        }
+    }
+}
+
+fn variant(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Chess => "Standard",
+        GameKind::DiceChess => "Dice chess",
+        GameKind::Draughts => "Turkish draughts",
+        GameKind::MineChess => "Minesweeper chess",
+    }
+}
+
+fn result_token(end: Option<GameEnd>) -> &'static str {
+    match end.map(|e| e.result()) {
+        Some(GameResult::Win(Side::White)) => "1-0",
+        Some(GameResult::Win(Side::Black)) => "0-1",
+        Some(GameResult::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+fn tag(name: &str, value: &str) -> String {
+    let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("[{name} \"{value}\"]\n")
+}
+
+/// The text of a game: its tags, then its moves (all of them, whatever the cursor), then the
+/// result. `date` is `YYYY.MM.DD`.
+pub fn export(session: &Session, players: &Players, date: &str) -> String {
+    let kind = session.kind();
+    let end = session.final_end();
+    let result = result_token(end);
+    let mut out = String::new();
+    out += &tag("Event", "Takhte game");
+    out += &tag("Site", "Takhte");
+    out += &tag("Date", date);
+    out += &tag("Round", "-");
+    out += &tag("White", &players.white);
+    out += &tag("Black", &players.black);
+    out += &tag("Result", result);
+    let start = session.game_at(0);
+    let custom = kind != GameKind::Chess || session.start().position.is_some();
+    if kind != GameKind::Chess {
+        out += &tag("Variant", variant(kind));
+    }
+    if custom {
+        out += &tag("SetUp", "1");
+        out += &tag("FEN", &start.to_text());
+    }
+    if let Some(e) = end {
+        out += &tag("Termination", e.reason());
+    }
+    out.push('\n');
+    // The moves, numbered by full move ("12." before White's, "12..." when Black begins).
+    let mut number: u32 = match &start {
+        AnyGame::Chess(_) => start
+            .to_text()
+            .split_whitespace()
+            .nth(5)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1),
+        _ => 1,
+    };
+    let mut game = start;
+    let mut words: Vec<String> = Vec::new();
+    for (i, text) in session.moves().iter().enumerate() {
+        let mover = game.side_to_move();
+        let Ok(mv) = game.parse_move(text) else { break };
+        let word = match (&game, &mv) {
+            (AnyGame::Chess(l), crate::rules::AnyMove::Chess(m)) => l.position().san(m),
+            _ => text.clone(),
+        };
+        if mover == Side::White {
+            words.push(format!("{number}."));
+        } else if i == 0 {
+            words.push(format!("{number}..."));
+        }
+        words.push(word);
+        if mover == Side::Black {
+            number += 1;
+        }
+        if game.play(&mv).is_err() {
+            break;
+        }
+    }
+    words.push(result.to_string());
+    // Lines of at most 79 characters, as PGN asks.
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out += &line;
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += &w;
+    }
+    out += &line;
+    out.push('\n');
+    out
+}
+
+/// A game read from text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    /// How it starts.
+    pub start: GameStart,
+    /// Its moves in machine notation.
+    pub moves: Vec<String>,
+    /// How it ended beyond the rules (resignation, agreement, time), from the result and the
+    /// `Termination` tag.
+    pub end: Option<GameEnd>,
+    /// White's and Black's names.
+    pub players: Players,
+}
+
+/// Why a text could not be read as a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImportError {
+    /// Nothing that looks like a game.
+    Empty,
+    /// The `Variant` tag names no game of Takhte.
+    Variant(String),
+    /// The start position does not read.
+    Position(String),
+    /// Move number `index` (from 1) is not a legal move there.
+    Move {
+        /// The move's number in the game, from 1.
+        index: usize,
+        /// The text.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ImportError::Empty => write!(f, "no game found in the text"),
+            ImportError::Variant(v) => write!(f, "'{v}' is not a game of Takhte"),
+            ImportError::Position(e) => write!(f, "the start position: {e}"),
+            ImportError::Move {
+                index,
+                text,
+                reason,
+            } => write!(f, "move {index} '{text}': {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Reads a game: PGN of chess (tags, SAN, comments, variations and annotations skipped), or
+/// the record of another game as [`export`] writes it.
+pub fn import(text: &str) -> Result<Imported, ImportError> {
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut body = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(inner) = t.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+            if let Some((name, value)) = inner.split_once(' ') {
+                let value = value.trim();
+                let value = value.strip_prefix('"').unwrap_or(value);
+                let value = value.strip_suffix('"').unwrap_or(value);
+                let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
+                tags.push((name.to_string(), value));
+            }
+            continue;
+        }
+        if t.starts_with('%') {
+            continue;
+        }
+        body.push_str(line);
+        body.push('\n');
+    }
+    let get = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let kind = match get("Variant").as_deref() {
+        None | Some("Standard") | Some("Chess") | Some("chess") => GameKind::Chess,
+        Some(v) => [GameKind::DiceChess, GameKind::Draughts, GameKind::MineChess]
+            .into_iter()
+            .find(|k| variant(*k).eq_ignore_ascii_case(v) || k.name() == v)
+            .ok_or_else(|| ImportError::Variant(v.to_string()))?,
+    };
+    let position = get("FEN");
+    let start = GameStart {
+        kind,
+        position: position.clone(),
+        seed: 0,
+        start_rolls: Vec::new(),
+    };
+    if kind != GameKind::Chess && position.is_none() {
+        return Err(ImportError::Position(
+            "this game's record needs its start position (the FEN tag)".into(),
+        ));
+    }
+    let mut game = start
+        .first_position()
+        .map_err(|e| ImportError::Position(e.to_string()))?;
+    // The movetext without comments, variations and annotation glyphs.
+    let mut clean = String::new();
+    let mut depth = 0;
+    let mut in_comment = false;
+    for c in body.chars() {
+        match c {
+            '{' => in_comment = true,
+            '}' => in_comment = false,
+            '(' if !in_comment => depth += 1,
+            ')' if !in_comment => depth -= 1,
+            _ if in_comment || depth > 0 => {}
+            ';' => in_comment = false,
+            _ => clean.push(c),
+        }
+    }
+    let mut moves = Vec::new();
+    let mut result_word = get("Result");
+    for word in clean.split_whitespace() {
+        if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            result_word = Some(word.to_string());
+            continue;
+        }
+        if word.starts_with('$') {
+            continue;
+        }
+        // A move number: "12." or "12..." (alone or glued to the move); a dice face "3:"
+        // is part of the move.
+        let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let word = if digits > 0 && word[digits..].starts_with('.') {
+            word[digits..].trim_start_matches('.')
+        } else {
+            word
+        };
+        let word = word.trim_end_matches(['!', '?']);
+        if word.is_empty() {
+            continue;
+        }
+        let index = moves.len() + 1;
+        let mv = match &game {
+            AnyGame::Chess(l) => l
+                .position()
+                .parse_san(word)
+                .or_else(|_| chess::parse_uci(l.position().board(), word))
+                .map(crate::rules::AnyMove::Chess),
+            other => other.parse_move(word),
+        }
+        .map_err(|e| ImportError::Move {
+            index,
+            text: word.to_string(),
+            reason: e.to_string(),
+        })?;
+        moves.push(game.move_to_text(&mv));
+        game.play(&mv).map_err(|e| ImportError::Move {
+            index,
+            text: word.to_string(),
+            reason: e.to_string(),
+        })?;
+    }
+    if moves.is_empty() && tags.is_empty() {
+        return Err(ImportError::Empty);
+    }
+    let result = match result_word.as_deref() {
+        Some("1-0") => Some(GameResult::Win(Side::White)),
+        Some("0-1") => Some(GameResult::Win(Side::Black)),
+        Some("1/2-1/2") => Some(GameResult::Draw),
+        _ => None,
+    };
+    let end = match (result, game.outcome()) {
+        (None, _) | (_, Some(_)) => None,
+        (Some(r), None) => {
+            let termination = get("Termination").unwrap_or_default();
+            GameEnd::from_parts(r, &termination).or(match r {
+                GameResult::Win(w) => Some(GameEnd::Resigned(w.opponent())),
+                GameResult::Draw => Some(GameEnd::Agreed),
+            })
+        }
+    };
+    Ok(Imported {
+        start,
+        moves,
+        end,
+        players: Players {
+            white: get("White").unwrap_or_else(|| "?".into()),
+            black: get("Black").unwrap_or_else(|| "?".into()),
+        },
+    })
+}
+
+/// The session of an imported game, at its last move.
+pub fn session_of(imported: &Imported) -> Result<Session, super::SessionError> {
+    let n = imported.moves.len();
+    Session::restore(imported.start.clone(), imported.moves.clone(), n, imported.end)
+}

@@ -1,0 +1,133 @@
+//! Sharing games as text: a game of each kind goes out and comes back the same; a chess PGN is
+//! read by shakmaty (an independent chess library) move by move to the same final position; bad
+//! texts are refused with their reason.
+
+use std::str::FromStr;
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, EnPassantMode, Position};
+use takhte_core::game::share::{export, import, session_of, ImportError, Players};
+use takhte_core::game::{GameEnd, GameStart, Session};
+use takhte_core::rules::{GameKind, Side};
+
+/// A random game of `kind`, `plies` long at most.
+fn random_game(kind: GameKind, seed: u64, plies: usize) -> Session {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let rolls = if kind == GameKind::DiceChess { vec![(5, 2)] } else { vec![] };
+    let mut s = Session::new(GameStart::standard(kind, seed, rolls)).unwrap();
+    for _ in 0..plies {
+        let moves = s.game().legal_moves();
+        if moves.is_empty() || s.is_over() {
+            break;
+        }
+        let mv = moves[rng.gen_range(0..moves.len())].clone();
+        s.play(&mv).unwrap();
+    }
+    s
+}
+
+#[test]
+fn a_game_of_each_kind_goes_out_and_comes_back() {
+    let _ = Arc::new(());
+    for kind in GameKind::ALL {
+        for seed in 0..5 {
+            let mut s = random_game(kind, seed, 60 + seed as usize * 20);
+            if seed == 3 && !s.is_over() {
+                s.finish(GameEnd::Resigned(Side::Black));
+            }
+            let players = Players {
+                white: "Sara".into(),
+                black: "Bahram \"the bold\"".into(),
+            };
+            let text = export(&s, &players, "2026.12.02");
+            let back = import(&text).unwrap_or_else(|e| panic!("{kind} {seed}: {e}\n{text}"));
+            assert_eq!(back.moves, s.moves(), "{kind} {seed}");
+            assert_eq!(back.players, players);
+            let again = session_of(&back).unwrap();
+            assert_eq!(again.game().to_text(), s.game_at(s.moves().len()).to_text());
+            assert_eq!(
+                again.final_end().map(|e| e.result()),
+                s.final_end().map(|e| e.result()),
+                "{kind} {seed}: the result"
+            );
+            if kind != GameKind::Chess {
+                assert!(text.contains("[Variant "), "{text}");
+                assert!(text.contains("[FEN "), "{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn shakmaty_reads_our_pgn_to_the_same_position() {
+    for seed in 0..20 {
+        let s = random_game(GameKind::Chess, 100 + seed, 120);
+        let text = export(&s, &Players::default(), "2026.12.02");
+        for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result"] {
+            assert!(text.contains(&format!("[{tag} ")), "{tag} missing:\n{text}");
+        }
+        assert!(text.lines().all(|l| l.len() <= 80), "lines of at most 80 characters");
+        // The movetext, read token by token by shakmaty.
+        let body: String = text
+            .lines()
+            .filter(|l| !l.starts_with('['))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut pos = Chess::default();
+        let mut count = 0;
+        for word in body.split_whitespace() {
+            if word.ends_with('.') || matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                continue;
+            }
+            let san = San::from_str(word).unwrap_or_else(|e| panic!("{word}: {e}"));
+            let mv = san.to_move(&pos).unwrap_or_else(|e| panic!("{word}: {e}"));
+            pos = pos.play(mv).unwrap();
+            count += 1;
+        }
+        assert_eq!(count, s.moves().len());
+        let ours = s.game_at(s.moves().len()).to_text();
+        let theirs = Fen::from_position(&pos, EnPassantMode::Always).to_string();
+        assert_eq!(
+            ours.split_whitespace().take(4).collect::<Vec<_>>(),
+            theirs.split_whitespace().take(4).collect::<Vec<_>>(),
+            "seed {seed}"
+        );
+        let _ = CastlingMode::Standard;
+    }
+}
+
+#[test]
+fn pgn_from_elsewhere_with_comments_and_variations_reads() {
+    let text = r#"[Event "Casual"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 {the king's pawn} e5 2. Nf3 (2. f4 exf4) Nc6 3. Bb5 a6 $1 4. Ba4!? Nf6 5. O-O 1-0"#;
+    let g = import(text).unwrap();
+    assert_eq!(g.moves.len(), 9);
+    assert_eq!(g.moves[8], "e1g1");
+    assert_eq!(g.end, Some(GameEnd::Resigned(Side::Black)));
+}
+
+#[test]
+fn bad_texts_are_refused_with_their_reason() {
+    assert_eq!(import(""), Err(ImportError::Empty));
+    assert!(matches!(
+        import("[Variant \"Go\"]\n1. e4"),
+        Err(ImportError::Variant(_))
+    ));
+    assert!(matches!(
+        import("1. e4 e5 2. Ke3"),
+        Err(ImportError::Move { index: 3, .. })
+    ));
+    assert!(matches!(
+        import("[Variant \"Turkish draughts\"]\n1. c3-c4"),
+        Err(ImportError::Position(_))
+    ));
+    assert!(matches!(
+        import("[Variant \"Turkish draughts\"]\n[FEN \"nonsense\"]\n1. c3-c4"),
+        Err(ImportError::Position(_))
+    ));
+}
