@@ -12,25 +12,28 @@ pub enum BackAction {
     GoTo(&'static str),
     /// On the home screen: ask before leaving the app.
     AskToLeave,
-    /// The leave dialog is open: close it (stay).
+    /// A dialog is open (the leave question, the share sheet): close it (stay).
     CloseDialog,
 }
 
-/// The back button on `screen` (with the leave dialog open or not): every screen goes back to
-/// home; home asks before leaving; a second back closes the question.
+/// The back button on `screen` (with a dialog open or not): an open dialog closes; opening a
+/// game from text goes back to the saved games; every other screen goes back to home; home asks
+/// before leaving; a second back closes the question.
 ///
 /// ```
 /// use takhte::android::{back_action, BackAction};
 /// assert_eq!(back_action("game", false), BackAction::GoTo("home"));
 /// assert_eq!(back_action("home", false), BackAction::AskToLeave);
 /// assert_eq!(back_action("home", true), BackAction::CloseDialog);
+/// assert_eq!(back_action("import", false), BackAction::GoTo("saved"));
 /// ```
-pub fn back_action(screen: &str, leave_dialog_open: bool) -> BackAction {
-    if leave_dialog_open {
+pub fn back_action(screen: &str, dialog_open: bool) -> BackAction {
+    if dialog_open {
         return BackAction::CloseDialog;
     }
     match screen {
         "home" | "" => BackAction::AskToLeave,
+        "import" => BackAction::GoTo("saved"),
         _ => BackAction::GoTo("home"),
     }
 }

@@ -85,7 +85,9 @@ fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
             "--create" => {
                 let v = value()?;
                 create = Some(GameKind::parse(&v).ok_or_else(|| {
-                    Usage(format!("online-bot: unknown game '{v}' (chess, dice-chess, draughts, mine-chess)"))
+                    Usage(format!(
+                        "online-bot: unknown game '{v}' (chess, dice-chess, draughts, mine-chess)"
+                    ))
                 })?);
             }
             "--join" => {
@@ -100,7 +102,9 @@ fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
                 let (m, s) = v
                     .split_once('+')
                     .and_then(|(m, s)| Some((m.parse::<u64>().ok()?, s.parse::<u64>().ok()?)))
-                    .ok_or_else(|| Usage(format!("online-bot: --clock '{v}' is not MINUTES+SECONDS")))?;
+                    .ok_or_else(|| {
+                        Usage(format!("online-bot: --clock '{v}' is not MINUTES+SECONDS"))
+                    })?;
                 clock = Some(ClockSpec {
                     base_ms: m * 60_000,
                     increment_ms: s * 1000,
@@ -111,7 +115,9 @@ fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
                     "white" => ColourChoice::White,
                     "black" => ColourChoice::Black,
                     "random" => ColourChoice::Random,
-                    v => return usage(format!("online-bot: --colour '{v}' (white, black, random)")),
+                    v => {
+                        return usage(format!("online-bot: --colour '{v}' (white, black, random)"))
+                    }
                 }
             }
             "--public" => public = true,

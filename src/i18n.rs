@@ -170,7 +170,11 @@ impl I18n {
             Lang::Fa => match icu_calendar::Date::try_new_iso(y, m, d) {
                 Ok(iso) => {
                     let p = iso.to_calendar(icu_calendar::cal::Persian);
-                    (p.year().extended_year(), p.month().ordinal, p.day_of_month().0)
+                    (
+                        p.year().extended_year(),
+                        p.month().ordinal,
+                        p.day_of_month().0,
+                    )
                 }
                 Err(_) => (y, m, d),
             },
@@ -261,19 +265,9 @@ impl I18n {
     }
 }
 
-/// The Gregorian year, month and day of a day count since 1970-01-01 (Howard Hinnant's
-/// civil-from-days).
+/// The Gregorian year, month and day of a day count since 1970-01-01.
 fn civil_from_days(days: i64) -> (i32, u8, u8) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
+    let (y, m, d) = crate::store::civil_from_days(days);
     (y as i32, m as u8, d as u8)
 }
 

@@ -171,7 +171,9 @@ impl Sounds {
 
     /// Plays `effect` (never blocks; silent without an audio device).
     pub fn play(&self, effect: Effect) {
-        let Ok(mut guard) = self.tx.lock() else { return };
+        let Ok(mut guard) = self.tx.lock() else {
+            return;
+        };
         if guard.is_none() {
             let (tx, rx) = channel();
             let _ = std::thread::Builder::new()

@@ -210,7 +210,11 @@ fn no_text_or_separator_is_written_in_the_code() {
                     let lit = &lit[..end];
                     let has_words = lit.chars().any(|c| c.is_alphabetic());
                     if has_words && !allowed.contains(&lit) {
-                        problems.push(format!("{}:{}: text written in the code: {lit}", f.display(), n + 1));
+                        problems.push(format!(
+                            "{}:{}: text written in the code: {lit}",
+                            f.display(),
+                            n + 1
+                        ));
                     }
                 }
             }

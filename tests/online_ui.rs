@@ -85,7 +85,10 @@ fn two_apps_play_through_a_server_by_taps() {
     until(&[&a], "the waiting room", || screen(&a) == "online-waiting");
     let code = a.window.global::<App>().get_online_code().to_string();
     assert_eq!(code.len(), 6);
-    assert_eq!(find(&a, "invite-code").accessible_value().unwrap().as_str(), code);
+    assert_eq!(
+        find(&a, "invite-code").accessible_value().unwrap().as_str(),
+        code
+    );
     assert!(a
         .window
         .global::<App>()

@@ -104,7 +104,12 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
     until(&app, "the live games", || {
         app.window.global::<App>().get_live_games().row_count() == 1
     });
-    let row = app.window.global::<App>().get_live_games().row_data(0).unwrap();
+    let row = app
+        .window
+        .global::<App>()
+        .get_live_games()
+        .row_data(0)
+        .unwrap();
     assert_eq!(row.code.as_str(), code);
     assert!(row.title.contains("Ana against Bahram"), "{}", row.title);
     press(&app, &format!("Watch {code}"));

@@ -37,9 +37,7 @@ fn a_player_meets_the_app() {
     i_slint_backend_testing::init_no_event_loop();
     let dir = tempfile::tempdir().unwrap();
     let app = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
-    app.state
-        .borrow_mut()
-        .set_language(takhte::i18n::Lang::En);
+    app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
     app.window
         .window()
         .set_size(slint::LogicalSize::new(400.0, 800.0));
@@ -58,9 +56,16 @@ fn a_player_meets_the_app() {
     assert!(!v.clocks.unwrap()[0].running && !v.clocks.unwrap()[1].running);
     let left = v.clocks.unwrap()[1].remaining_ms;
     std::thread::sleep(std::time::Duration::from_millis(50));
-    assert_eq!(view(&app).clocks.unwrap()[1].remaining_ms, left, "no time used off screen");
+    assert_eq!(
+        view(&app).clocks.unwrap()[1].remaining_ms,
+        left,
+        "no time used off screen"
+    );
     app.state.borrow_mut().open("game");
-    assert!(view(&app).clocks.unwrap()[1].running, "back on screen, the clock runs again");
+    assert!(
+        view(&app).clocks.unwrap()[1].running,
+        "back on screen, the clock runs again"
+    );
 
     // Resign asks first: "keep playing" keeps it, the second time it is over.
     press(&app, "More");
@@ -108,7 +113,10 @@ fn a_player_meets_the_app() {
         .last()
         .unwrap();
     confirm.invoke_accessible_default_action();
-    assert_eq!(app.window.global::<App>().get_saved().row_count(), before - 1);
+    assert_eq!(
+        app.window.global::<App>().get_saved().row_count(),
+        before - 1
+    );
     app.state.borrow_mut().open("home");
 
     // The last new game's choices come back: against the computer, level 5, Black, 10+0.
@@ -121,10 +129,124 @@ fn a_player_meets_the_app() {
     assert_eq!(screen(&app), "game");
     app.state.borrow_mut().open("home");
     let again = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
-    again.window.global::<App>().invoke_choose_game("chess".into());
+    again
+        .window
+        .global::<App>()
+        .invoke_choose_game("chess".into());
     let g = again.window.global::<App>();
     assert!(g.get_ng_computer());
     assert_eq!(g.get_ng_level(), 5);
     assert!(!g.get_ng_white());
     assert_eq!(g.get_ng_time(), 3);
+}
+
+#[test]
+fn a_game_is_shared_and_opened_again() {
+    i_slint_backend_testing::init_no_event_loop();
+    let dir = tempfile::tempdir().unwrap();
+    let app = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
+    app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
+    app.window
+        .window()
+        .set_size(slint::LogicalSize::new(400.0, 800.0));
+    app.window.show().unwrap();
+    let g = app.window.global::<App>();
+
+    press(&app, "Chess");
+    press(&app, "Two players on this device");
+    press(&app, "Start");
+    for sq in ["e2", "e4", "e7", "e5", "g1", "f3"] {
+        tap(&app, sq);
+    }
+    press(&app, "More");
+    press(&app, "Share game");
+    assert!(g.get_share_open());
+    let text = g.get_share_text().to_string();
+    assert!(text.contains("[White \"?\"]"), "{text}");
+    assert!(text.contains("1. e4 e5 2. Nf3 *"), "{text}");
+
+    // Copy puts it on the clipboard; Save writes it to a file in the data folder.
+    press(&app, "Copy");
+    assert!(g.get_share_note().contains("Copied"));
+    press(&app, "Save as file");
+    let files: Vec<_> = std::fs::read_dir(dir.path().join("exports"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), text);
+    assert!(g
+        .get_share_note()
+        .contains(&*files[0].display().to_string()));
+    press(&app, "Close");
+    assert!(!g.get_share_open());
+
+    // Pasted into "Open a game from text", it is the same game, and play goes on.
+    app.state.borrow_mut().open("saved");
+    press(&app, "Open a game from text");
+    assert_eq!(screen(&app), "import");
+    press(&app, "Paste");
+    assert_eq!(
+        g.get_import_text().to_string(),
+        text,
+        "the clipboard's text"
+    );
+    press(&app, "Open");
+    assert_eq!(screen(&app), "game");
+    let moves = app
+        .state
+        .borrow()
+        .controller
+        .as_ref()
+        .unwrap()
+        .session()
+        .moves()
+        .to_vec();
+    assert_eq!(moves, ["e2e4", "e7e5", "g1f3"]);
+    assert!(!view(&app).review, "an unfinished game goes on");
+    tap(&app, "b8");
+    tap(&app, "c6");
+    let moves = app
+        .state
+        .borrow()
+        .controller
+        .as_ref()
+        .unwrap()
+        .session()
+        .moves()
+        .to_vec();
+    assert_eq!(
+        moves.last().map(String::as_str),
+        Some("b8c6"),
+        "Black answered"
+    );
+
+    // A text that is not a game says why and stays.
+    app.state.borrow_mut().open("saved");
+    press(&app, "Open a game from text");
+    g.set_import_text("1. e4 e5 2. Ke3".into());
+    press(&app, "Open");
+    assert_eq!(screen(&app), "import");
+    assert_eq!(
+        g.get_import_error().to_string(),
+        "2. Ke3 is not a legal move in that position."
+    );
+    g.set_import_text("[Variant \"Crazyhouse\"]\n1. e4".into());
+    press(&app, "Open");
+    assert!(g.get_import_error().contains("Crazyhouse is not one of"));
+
+    // A finished game opens for review at its end, without the result sheet.
+    g.set_import_text("1. f3 e5 2. g4 Qh4# 0-1".into());
+    press(&app, "Open");
+    assert_eq!(screen(&app), "game");
+    let v = view(&app);
+    assert!(v.review && v.result.is_some());
+    assert!(!g.get_show_result_sheet());
+    press(&app, "Share");
+    assert!(g.get_share_text().contains("2. g4 Qh4# 0-1"));
+    assert!(g.get_share_text().contains("[Result \"0-1\"]"));
+
+    // The imported games are kept with the saved games.
+    app.state.borrow_mut().open("saved");
+    assert!(g.get_saved().row_count() >= 2);
 }

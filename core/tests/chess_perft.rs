@@ -41,6 +41,10 @@ fn perft_depth_5() {
 fn generic_perft_agrees_with_bulk_perft() {
     for (name, fen, counts) in cases() {
         let pos = Position::from_text(&fen).unwrap();
-        assert_eq!(takhte_core::rules::perft::perft(&pos, 2), counts[1], "{name}");
+        assert_eq!(
+            takhte_core::rules::perft::perft(&pos, 2),
+            counts[1],
+            "{name}"
+        );
     }
 }

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use takhte_core::ai::{Answer, Engine, Request, Standard};
 use takhte_core::game::view::{mark, Glyph};
-use takhte_core::game::{Controller, Layout, NewGame, Opponent, ScriptedRandomness, TimeControl, View};
+use takhte_core::game::{
+    Controller, Layout, NewGame, Opponent, ScriptedRandomness, TimeControl, View,
+};
 use takhte_core::rules::{chess::Kind, AnyMove, GameKind, Side, Square};
 
 fn sq(name: &str, ranks: u8) -> Square {

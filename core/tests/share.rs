@@ -3,7 +3,6 @@
 //! texts are refused with their reason.
 
 use std::str::FromStr;
-use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, EnPassantMode, Position};
@@ -14,7 +13,11 @@ use takhte_core::rules::{GameKind, Side};
 /// A random game of `kind`, `plies` long at most.
 fn random_game(kind: GameKind, seed: u64, plies: usize) -> Session {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let rolls = if kind == GameKind::DiceChess { vec![(5, 2)] } else { vec![] };
+    let rolls = if kind == GameKind::DiceChess {
+        vec![(5, 2)]
+    } else {
+        vec![]
+    };
     let mut s = Session::new(GameStart::standard(kind, seed, rolls)).unwrap();
     for _ in 0..plies {
         let moves = s.game().legal_moves();
@@ -29,7 +32,6 @@ fn random_game(kind: GameKind, seed: u64, plies: usize) -> Session {
 
 #[test]
 fn a_game_of_each_kind_goes_out_and_comes_back() {
-    let _ = Arc::new(());
     for kind in GameKind::ALL {
         for seed in 0..5 {
             let mut s = random_game(kind, seed, 60 + seed as usize * 20);
@@ -67,7 +69,10 @@ fn shakmaty_reads_our_pgn_to_the_same_position() {
         for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result"] {
             assert!(text.contains(&format!("[{tag} ")), "{tag} missing:\n{text}");
         }
-        assert!(text.lines().all(|l| l.len() <= 80), "lines of at most 80 characters");
+        assert!(
+            text.lines().all(|l| l.len() <= 80),
+            "lines of at most 80 characters"
+        );
         // The movetext, read token by token by shakmaty.
         let body: String = text
             .lines()
@@ -120,7 +125,12 @@ fn bad_texts_are_refused_with_their_reason() {
     ));
     assert!(matches!(
         import("1. e4 e5 2. Ke3"),
-        Err(ImportError::Move { index: 3, .. })
+        Err(ImportError::Move { index: 3, ref numbered, .. }) if numbered == "2. Ke3"
+    ));
+    // Black's move numbered from the FEN's move counter.
+    assert!(matches!(
+        import("[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7\"]\n7... e5 8. Nf3 Ke7 9. Bc4 Kd5"),
+        Err(ImportError::Move { index: 5, ref numbered, .. }) if numbered == "9... Kd5"
     ));
     assert!(matches!(
         import("[Variant \"Turkish draughts\"]\n1. c3-c4"),

@@ -59,12 +59,19 @@ fn check(c: &Controller, v: &View, after: &str, hinted: Option<&(usize, String)>
     }
     // The die shows the roll of the turn now, and only while it waits for a pawn move.
     if let Some(d) = &v.die {
-        assert_eq!(d.face, c.rolled(), "after {after}: the die shows a roll of another turn");
+        assert_eq!(
+            d.face,
+            c.rolled(),
+            "after {after}: the die shows a roll of another turn"
+        );
         if c.rolled().is_some() && !over && c.view().draw_offer.is_none() && transient.is_none() {
             assert_eq!(key, "status-choose-pawn", "after {after}");
         }
         if c.rolled().is_some() {
-            assert_ne!(key, "status-roll-first", "after {after}: rolled, still 'roll first'");
+            assert_ne!(
+                key, "status-roll-first",
+                "after {after}: rolled, still 'roll first'"
+            );
         }
     }
     if key == "status-draw-declined" || key == "status-draw-offered" {
@@ -153,9 +160,7 @@ fn the_status_fits_the_state_after_every_action() {
                             .squares
                             .iter()
                             .enumerate()
-                            .filter(|(_, q)| {
-                                q.piece.is_some_and(|p| p.side == v.side_to_move)
-                            })
+                            .filter(|(_, q)| q.piece.is_some_and(|p| p.side == v.side_to_move))
                             .map(|(i, _)| Square(i as u8))
                             .nth(rng.gen_range(0..4));
                         match from {
@@ -169,7 +174,9 @@ fn the_status_fits_the_state_after_every_action() {
                                     .filter(|(_, q)| q.marks & mark::TARGET != 0)
                                     .map(|(i, _)| Square(i as u8))
                                     .collect();
-                                if let Some(&t) = targets.get(rng.gen_range(0..targets.len().max(1))) {
+                                if let Some(&t) =
+                                    targets.get(rng.gen_range(0..targets.len().max(1)))
+                                {
                                     c.tap(t);
                                 }
                                 "a move"
@@ -214,12 +221,25 @@ fn no_message_or_mark_outlives_its_moment() {
     assert_eq!(c.view().status.key, "status-choose-pawn");
     // After the pawn move, the other side's die is empty.
     let v = c.view();
-    let from = v.squares.iter().position(|q| q.marks & mark::USABLE != 0).unwrap();
+    let from = v
+        .squares
+        .iter()
+        .position(|q| q.marks & mark::USABLE != 0)
+        .unwrap();
     c.tap(Square(from as u8));
-    let to = c.view().squares.iter().position(|q| q.marks & mark::TARGET != 0).unwrap();
+    let to = c
+        .view()
+        .squares
+        .iter()
+        .position(|q| q.marks & mark::TARGET != 0)
+        .unwrap();
     c.tap(Square(to as u8));
     assert_eq!(c.session().moves().len(), 1);
-    assert_eq!(c.view().die.unwrap().face, None, "the new turn's die is not the old face");
+    assert_eq!(
+        c.view().die.unwrap().face,
+        None,
+        "the new turn's die is not the old face"
+    );
 
     // A declined draw offer, then resigning: the status is the result, also in review.
     let mut c = game(GameKind::Chess, 1);
@@ -264,10 +284,19 @@ fn a_capture_under_way_shows_the_man_where_it_is() {
     c.tap(sq("d6"));
     let v = c.view();
     assert_eq!(v.status.key, "status-continue-capture");
-    assert!(v.squares[sq("d4").index()].piece.is_none(), "the man left d4");
-    assert!(v.squares[sq("d6").index()].piece.is_some(), "the man stands on d6");
+    assert!(
+        v.squares[sq("d4").index()].piece.is_none(),
+        "the man left d4"
+    );
+    assert!(
+        v.squares[sq("d6").index()].piece.is_some(),
+        "the man stands on d6"
+    );
     assert!(v.squares[sq("d6").index()].marks & mark::SELECTED != 0);
     assert!(v.squares[sq("d4").index()].marks & mark::PATH != 0);
     assert!(v.squares[sq("d5").index()].marks & mark::PATH_CAPTURED != 0);
-    assert!(c.session().moves().is_empty(), "nothing is played until the capture is complete");
+    assert!(
+        c.session().moves().is_empty(),
+        "nothing is played until the capture is complete"
+    );
 }

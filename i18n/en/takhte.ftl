@@ -367,3 +367,27 @@ piece-word-man = man
 piece-word-dama-king = king
 resign-title = Resign this game?
 resign-keep = Keep playing
+
+# Sharing a game as text, and opening one.
+button-share = Share game
+button-share-short = Share
+share-title = Share game
+share-about-pgn = The game in PGN, the text every chess app reads. Copy it into a message, or save it as a file.
+share-about-record = The game as text: its start position and every move. Takhte opens it again with “Open a game from text” in Saved games.
+share-copy = Copy
+share-save = Save as file
+share-close = Close
+share-copied = Copied. Paste it into a message or another app.
+share-saved = Saved as { $path }
+share-disk-full = The file was not saved: the device is full.
+share-save-failed = The file was not saved ({ $reason }).
+import-open = Open a game from text
+import-title = Open a game
+import-about = Paste the text of a game here: PGN from any chess app, or a game shared from Takhte. It opens at its last move for review, and is kept with your saved games.
+import-placeholder = [Event "…"] 1. e4 e5 2. Nf3 Nc6 …
+import-paste = Paste
+import-go = Open
+import-error-empty = There is no game in this text.
+import-error-variant = { $name } is not one of Takhte's games.
+import-error-position = The start position (the FEN tag) cannot be read.
+import-error-move = { $move } is not a legal move in that position.

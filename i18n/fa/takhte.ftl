@@ -365,3 +365,27 @@ piece-word-man = مهره
 piece-word-dama-king = شاه
 resign-title = تسلیم می‌شوید؟
 resign-keep = ادامه‌ی بازی
+
+# هم‌رسانی بازی به صورت متن، و باز کردن بازی از متن.
+button-share = هم‌رسانی بازی
+button-share-short = هم‌رسانی
+share-title = هم‌رسانی بازی
+share-about-pgn = متن بازی به صورت PGN، که همه‌ی برنامه‌های شطرنج آن را می‌خوانند. آن را در پیامی بچسبانید یا در پرونده‌ای ذخیره کنید.
+share-about-record = متن بازی، با وضعیت شروع و همه‌ی حرکت‌ها. تخته آن را با «باز کردن بازی از متن» در بازی‌های ذخیره‌شده دوباره باز می‌کند.
+share-copy = کپی
+share-save = ذخیره
+share-close = بستن
+share-copied = کپی شد. آن را در پیام یا برنامه‌ی دیگری بچسبانید.
+share-saved = در { $path } ذخیره شد.
+share-disk-full = پرونده ذخیره نشد: حافظه‌ی دستگاه پر است.
+share-save-failed = پرونده ذخیره نشد ({ $reason }).
+import-open = باز کردن بازی از متن
+import-title = باز کردن بازی
+import-about = متن یک بازی را اینجا بچسبانید: PGN از هر برنامه‌ی شطرنج، یا بازی‌ای که از تخته هم‌رسانی شده است. بازی در آخرین حرکتش برای مرور باز می‌شود و در بازی‌های ذخیره‌شده می‌ماند.
+import-placeholder = { "[Event \"…\"] 1. e4 e5 2. Nf3 Nc6 …" }
+import-paste = چسباندن
+import-go = باز کردن
+import-error-empty = در این متن بازی‌ای پیدا نشد.
+import-error-variant = «{ $name }» از بازی‌های تخته نیست.
+import-error-position = وضعیت شروع (برچسب FEN) خوانده نمی‌شود.
+import-error-move = حرکت { $move } در آن وضعیت مجاز نیست.

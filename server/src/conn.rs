@@ -41,8 +41,8 @@ struct Limiter {
 impl Limiter {
     fn take(&mut self) -> bool {
         let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate)
-            .min(self.burst);
+        self.tokens =
+            (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(self.burst);
         self.last = now;
         self.tokens -= 1.0;
         self.tokens >= 0.0
@@ -249,7 +249,9 @@ impl Conn {
                 bye(
                     &self.conn,
                     CloseReason::Protocol,
-                    format!("this server speaks protocol {PROTOCOL_VERSION}, the client {protocol}"),
+                    format!(
+                        "this server speaks protocol {PROTOCOL_VERSION}, the client {protocol}"
+                    ),
                 );
                 return true;
             }
@@ -330,16 +332,26 @@ impl Conn {
                 Ok(())
             }
             ClientMsg::Move { code, ply, mv } => {
-                self.hub.command(&actor, &code, Command::Move { ply, mv }).await
+                self.hub
+                    .command(&actor, &code, Command::Move { ply, mv })
+                    .await
             }
-            ClientMsg::Roll { code, ply } => self.hub.command(&actor, &code, Command::Roll { ply }).await,
+            ClientMsg::Roll { code, ply } => {
+                self.hub.command(&actor, &code, Command::Roll { ply }).await
+            }
             ClientMsg::Resign { code } => self.hub.command(&actor, &code, Command::Resign).await,
-            ClientMsg::OfferDraw { code } => self.hub.command(&actor, &code, Command::OfferDraw).await,
+            ClientMsg::OfferDraw { code } => {
+                self.hub.command(&actor, &code, Command::OfferDraw).await
+            }
             ClientMsg::AnswerDraw { code, accept } => {
-                self.hub.command(&actor, &code, Command::AnswerDraw(accept)).await
+                self.hub
+                    .command(&actor, &code, Command::AnswerDraw(accept))
+                    .await
             }
             ClientMsg::Abort { code } => self.hub.command(&actor, &code, Command::Abort).await,
-            ClientMsg::ClaimWin { code } => self.hub.command(&actor, &code, Command::ClaimWin).await,
+            ClientMsg::ClaimWin { code } => {
+                self.hub.command(&actor, &code, Command::ClaimWin).await
+            }
             ClientMsg::Rematch { code } => self.hub.command(&actor, &code, Command::Rematch).await,
             ClientMsg::Watch { code, since } => {
                 let r = self.hub.watch(&self.conn, &actor, &code, since).await;

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use takhte_server::hub::{Config, Hub};
 use takhte_server::hub::cluster::Bus;
+use takhte_server::hub::{Config, Hub};
 use takhte_server::store::postgres::Postgres;
 use takhte_server::store::sqlite::Sqlite;
 use takhte_server::store::Storage;
@@ -108,25 +108,24 @@ fn main() {
         }
     };
     let code = runtime.block_on(async move {
-        let store: Arc<dyn Storage> = if args.db.starts_with("postgres://")
-            || args.db.starts_with("postgresql://")
-        {
-            match Postgres::open(&args.db).await {
-                Ok(s) => Arc::new(s),
-                Err(e) => {
-                    eprintln!("takhte-server: cannot use the PostgreSQL database: {e}");
-                    return 1;
+        let store: Arc<dyn Storage> =
+            if args.db.starts_with("postgres://") || args.db.starts_with("postgresql://") {
+                match Postgres::open(&args.db).await {
+                    Ok(s) => Arc::new(s),
+                    Err(e) => {
+                        eprintln!("takhte-server: cannot use the PostgreSQL database: {e}");
+                        return 1;
+                    }
                 }
-            }
-        } else {
-            match Sqlite::open(&PathBuf::from(&args.db)) {
-                Ok(s) => Arc::new(s),
-                Err(e) => {
-                    eprintln!("takhte-server: cannot open {}: {e}", args.db);
-                    return 1;
+            } else {
+                match Sqlite::open(&PathBuf::from(&args.db)) {
+                    Ok(s) => Arc::new(s),
+                    Err(e) => {
+                        eprintln!("takhte-server: cannot open {}: {e}", args.db);
+                        return 1;
+                    }
                 }
-            }
-        };
+            };
         let hub = Hub::new(args.config, store);
         if let Some(url) = &args.redis {
             match Bus::new(url, &args.cluster) {

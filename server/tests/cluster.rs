@@ -124,7 +124,11 @@ fn players_and_a_spectator_on_three_instances_play_every_kind() {
                 }
             };
             let (n, event) = msg;
-            assert_eq!(n, seq + 1, "{kind}: every event once, in order, across instances");
+            assert_eq!(
+                n,
+                seq + 1,
+                "{kind}: every event once, in order, across instances"
+            );
             seq = n;
             m.apply(n, &event, Instant::now()).unwrap();
             if let GameEvent::Ended { end, .. } = event {
@@ -145,7 +149,10 @@ fn players_and_a_spectator_on_three_instances_play_every_kind() {
         assert!(refusals.is_empty(), "{kind}: {refusals:?}");
         let rec = record(&db, &code);
         assert_eq!(rec.moves, ra.moves, "{kind}: stored once each");
-        assert!(tallies > 0, "{kind}: the spectator's suggestions were counted");
+        assert!(
+            tallies > 0,
+            "{kind}: the spectator's suggestions were counted"
+        );
         // The suggestions made on the third instance are in the record of the moves.
         assert!(
             rec.crowd.iter().flatten().any(|c| c.voters > 0),
@@ -183,7 +190,10 @@ fn two_moves_at_once_on_two_instances_exactly_one_lands() {
         let ply = 2 * round;
         // Two different legal moves for White, sent at the same moment on two instances.
         let moves = game.moves_text(None);
-        let (m1, m2) = (moves[round as usize % moves.len()].clone(), moves[(round as usize + 7) % moves.len()].clone());
+        let (m1, m2) = (
+            moves[round as usize % moves.len()].clone(),
+            moves[(round as usize + 7) % moves.len()].clone(),
+        );
         assert_ne!(m1, m2);
         let barrier = Arc::new(Barrier::new(2));
         let (bar1, bar2) = (Arc::clone(&barrier), Arc::clone(&barrier));
@@ -191,12 +201,20 @@ fn two_moves_at_once_on_two_instances_exactly_one_lands() {
         let (mm1, mm2) = (m1.clone(), m2.clone());
         let t1 = std::thread::spawn(move || {
             bar1.wait();
-            w1.send(&ClientMsg::Move { code: c1, ply, mv: mm1 });
+            w1.send(&ClientMsg::Move {
+                code: c1,
+                ply,
+                mv: mm1,
+            });
             w1
         });
         let t2 = std::thread::spawn(move || {
             bar2.wait();
-            w2.send(&ClientMsg::Move { code: c2, ply, mv: mm2 });
+            w2.send(&ClientMsg::Move {
+                code: c2,
+                ply,
+                mv: mm2,
+            });
             w2
         });
         w1 = t1.join().unwrap();
@@ -229,7 +247,11 @@ fn two_moves_at_once_on_two_instances_exactly_one_lands() {
             w.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Moved { ply: p, .. }, .. } if *p == ply + 1));
         }
         let rec = record(&db, &code);
-        assert_eq!(rec.moves.len() as u32, ply + 2, "round {round}: one move landed");
+        assert_eq!(
+            rec.moves.len() as u32,
+            ply + 2,
+            "round {round}: one move landed"
+        );
     }
 }
 
@@ -261,13 +283,26 @@ fn an_instance_killed_mid_game_loses_nothing() {
         assert_eq!(ra.moves, rb.moves, "{fault}");
         let rec = record(&db, &ra.code);
         assert_eq!(rec.moves, ra.moves, "{fault}: every move stored once");
-        assert!(ra.reconnects + rb.reconnects >= 2, "{fault}: both came back");
+        assert!(
+            ra.reconnects + rb.reconnects >= 2,
+            "{fault}: both came back"
+        );
         // The clocks: neither side used more time than the game lasted, none gained any.
         let c = rec.clock.unwrap();
         let used = 2 * 300_000 - c.remaining[0] - c.remaining[1];
-        assert!(c.remaining[0] <= 300_000 && c.remaining[1] <= 300_000, "{fault}: {c:?}");
-        assert!(used <= elapsed + 1_000, "{fault}: {used} ms used in {elapsed} ms");
-        eprintln!("{fault}: {} moves, clocks {:?}", ra.moves.len(), c.remaining);
+        assert!(
+            c.remaining[0] <= 300_000 && c.remaining[1] <= 300_000,
+            "{fault}: {c:?}"
+        );
+        assert!(
+            used <= elapsed + 1_000,
+            "{fault}: {used} ms used in {elapsed} ms"
+        );
+        eprintln!(
+            "{fault}: {} moves, clocks {:?}",
+            ra.moves.len(),
+            c.remaining
+        );
     }
 }
 
@@ -297,7 +332,15 @@ fn a_flag_falls_after_the_instance_serving_the_game_died() {
         ply: 0,
         mv: "e2e4".into(),
     });
-    b.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Moved { .. }, .. }));
+    b.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Moved { .. },
+                ..
+            }
+        )
+    });
     first.kill9();
     // Black comes back on the other instance and waits: the flag falls there.
     let mut b2 = Raw::hello_as(&second.addr, "Black", &b.token.clone());
@@ -309,12 +352,26 @@ fn a_flag_falls_after_the_instance_serving_the_game_died() {
     assert!(st.end.is_none() || st.end.as_ref().unwrap().reason == "time");
     let end = match st.end {
         Some(e) => e,
-        None => match b2.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Ended { .. }, .. })) {
-            ServerMsg::Event { event: GameEvent::Ended { end, .. }, .. } => end,
+        None => match b2.until(|m| {
+            matches!(
+                m,
+                ServerMsg::Event {
+                    event: GameEvent::Ended { .. },
+                    ..
+                }
+            )
+        }) {
+            ServerMsg::Event {
+                event: GameEvent::Ended { end, .. },
+                ..
+            } => end,
             _ => unreachable!(),
         },
     };
-    assert_eq!((end.reason.as_str(), end.winner), ("time", Some(Side::White)));
+    assert_eq!(
+        (end.reason.as_str(), end.winner),
+        ("time", Some(Side::White))
+    );
     assert_eq!(record(&db, &code).end, Some(end));
 }
 
@@ -361,7 +418,11 @@ fn redis_restarted_and_postgres_down() {
     }
     let moves_while_down = record(&db, &code).moves.len();
     std::thread::sleep(Duration::from_millis(1_500));
-    assert_eq!(record(&db, &code).moves.len(), moves_while_down, "no move while the bus is down");
+    assert_eq!(
+        record(&db, &code).moves.len(),
+        moves_while_down,
+        "no move while the bus is down"
+    );
     services.start_redis();
     let ra = ha.join().unwrap();
     let rb = hb.join().unwrap();
@@ -389,12 +450,23 @@ fn redis_restarted_and_postgres_down() {
     assert_eq!(e, ErrorCode::Storage, "{message}");
     services.start_pg();
     std::thread::sleep(Duration::from_millis(500));
-    assert!(record(&db, &code).moves.is_empty(), "the refused move was not stored");
+    assert!(
+        record(&db, &code).moves.is_empty(),
+        "the refused move was not stored"
+    );
     w.send(&ClientMsg::Move {
         code: code.clone(),
         ply: 0,
         mv: "e2e4".into(),
     });
-    bl.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Moved { .. }, .. }));
+    bl.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Moved { .. },
+                ..
+            }
+        )
+    });
     assert_eq!(record(&db, &code).moves, ["e2e4"]);
 }

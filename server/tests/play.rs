@@ -16,7 +16,12 @@ use takhte_core::net::protocol::{
 use takhte_core::rules::mine::Visible;
 use takhte_core::rules::{AnyGame, GameKind, Side};
 
-fn open(addr: &str, kind: GameKind, clock: Option<ClockSpec>, position: Option<&str>) -> (Raw, Raw, String) {
+fn open(
+    addr: &str,
+    kind: GameKind,
+    clock: Option<ClockSpec>,
+    position: Option<&str>,
+) -> (Raw, Raw, String) {
     let mut w = Raw::hello(addr, "White");
     w.send(&ClientMsg::Create {
         settings: GameSettings {
@@ -33,12 +38,28 @@ fn open(addr: &str, kind: GameKind, clock: Option<ClockSpec>, position: Option<&
     let mut b = Raw::hello(addr, "Black");
     b.send(&ClientMsg::Join { code: code.clone() });
     b.state();
-    w.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Seated { .. }, .. }));
+    w.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Seated { .. },
+                ..
+            }
+        )
+    });
     (w, b, code)
 }
 
 fn ended(r: &mut Raw) -> EndState {
-    match r.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Ended { .. }, .. })) {
+    match r.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Ended { .. },
+                ..
+            }
+        )
+    }) {
         ServerMsg::Event {
             event: GameEvent::Ended { end, .. },
             ..
@@ -94,7 +115,10 @@ fn a_flag_falls_on_the_server_with_nobody_moving() {
     let (mut w, _b, code) = open(&server.addr, GameKind::Draughts, clock, None);
     w.send(&mv(&code, 0, "c3-c4"));
     let end = ended(&mut w);
-    assert_eq!((end.reason.as_str(), end.winner), ("time", Some(Side::White)));
+    assert_eq!(
+        (end.reason.as_str(), end.winner),
+        ("time", Some(Side::White))
+    );
 }
 
 #[test]
@@ -106,14 +130,38 @@ fn draws_resignation_abort_claims_and_rematch() {
     w.send(&mv(&code, 0, "e2e4"));
     b.send(&mv(&code, 1, "e7e5"));
     w.send(&ClientMsg::OfferDraw { code: code.clone() });
-    b.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::DrawOffered { by: Side::White }, .. }));
+    b.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::DrawOffered { by: Side::White },
+                ..
+            }
+        )
+    });
     b.send(&ClientMsg::AnswerDraw {
         code: code.clone(),
         accept: false,
     });
-    w.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::DrawDeclined { by: Side::Black }, .. }));
+    w.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::DrawDeclined { by: Side::Black },
+                ..
+            }
+        )
+    });
     b.send(&ClientMsg::OfferDraw { code: code.clone() });
-    w.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::DrawOffered { by: Side::Black }, .. }));
+    w.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::DrawOffered { by: Side::Black },
+                ..
+            }
+        )
+    });
     w.send(&ClientMsg::AnswerDraw {
         code: code.clone(),
         accept: true,
@@ -123,9 +171,25 @@ fn draws_resignation_abort_claims_and_rematch() {
 
     // A rematch: both ask, a new game with the colours swapped.
     w.send(&ClientMsg::Rematch { code: code.clone() });
-    b.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::RematchOffered { by: Side::White }, .. }));
+    b.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::RematchOffered { by: Side::White },
+                ..
+            }
+        )
+    });
     b.send(&ClientMsg::Rematch { code: code.clone() });
-    let new = match w.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Rematch { .. }, .. })) {
+    let new = match w.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Rematch { .. },
+                ..
+            }
+        )
+    }) {
         ServerMsg::Event {
             event: GameEvent::Rematch { code },
             ..
@@ -149,7 +213,10 @@ fn draws_resignation_abort_claims_and_rematch() {
     b.send(&mv(&new, 0, "d2d4"));
     w.send(&ClientMsg::Resign { code: new.clone() });
     let end = ended(&mut b);
-    assert_eq!((end.reason.as_str(), end.winner), ("resignation", Some(Side::White)));
+    assert_eq!(
+        (end.reason.as_str(), end.winner),
+        ("resignation", Some(Side::White))
+    );
 
     // Abort before each side has moved; not after.
     let (mut w, mut b, code) = open(&server.addr, GameKind::Draughts, None, None);
@@ -160,22 +227,41 @@ fn draws_resignation_abort_claims_and_rematch() {
     let (mut w, mut b, code) = open(&server.addr, GameKind::Draughts, None, None);
     w.send(&mv(&code, 0, "c3-c4"));
     b.send(&mv(&code, 1, "c6-c5"));
-    w.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Moved { ply: 1, .. }, .. }));
+    w.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Moved { ply: 1, .. },
+                ..
+            }
+        )
+    });
     w.send(&ClientMsg::Abort { code: code.clone() });
-    assert_eq!(w.error().0, takhte_core::net::protocol::ErrorCode::CannotAbort);
+    assert_eq!(
+        w.error().0,
+        takhte_core::net::protocol::ErrorCode::CannotAbort
+    );
 
     // The opponent leaves: presence goes out, and after the claim time the win can be taken.
     drop(b);
     match w.until(|m| matches!(m, ServerMsg::Presence { .. })) {
-        ServerMsg::Presence { seat, online, .. } => assert_eq!((seat, online), (Side::Black, false)),
+        ServerMsg::Presence { seat, online, .. } => {
+            assert_eq!((seat, online), (Side::Black, false))
+        }
         _ => unreachable!(),
     }
     w.send(&ClientMsg::ClaimWin { code: code.clone() });
-    assert_eq!(w.error().0, takhte_core::net::protocol::ErrorCode::CannotClaim);
+    assert_eq!(
+        w.error().0,
+        takhte_core::net::protocol::ErrorCode::CannotClaim
+    );
     std::thread::sleep(Duration::from_millis(1_100));
     w.send(&ClientMsg::ClaimWin { code: code.clone() });
     let end = ended(&mut w);
-    assert_eq!((end.reason.as_str(), end.winner), ("abandoned", Some(Side::White)));
+    assert_eq!(
+        (end.reason.as_str(), end.winner),
+        ("abandoned", Some(Side::White))
+    );
 }
 
 #[test]
@@ -239,7 +325,12 @@ fn a_mine_chess_client_never_receives_a_hidden_mine() {
     let db = dir.path().join("m.sqlite");
     let server = Server::start(&db, &["--msgs-per-sec", "200"]);
     let seen: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
-    let mut a = bot_config(&server.addr, "Ana", 2, BotRole::Create(settings(GameKind::MineChess, None)));
+    let mut a = bot_config(
+        &server.addr,
+        "Ana",
+        2,
+        BotRole::Create(settings(GameKind::MineChess, None)),
+    );
     let mut b = bot_config(&server.addr, "Bahram", 2, BotRole::Join(String::new()));
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let tx = Mutex::new(tx);
@@ -249,16 +340,22 @@ fn a_mine_chess_client_never_receives_a_hidden_mine() {
     let ha = {
         let seen = Arc::clone(&seen);
         std::thread::spawn(move || {
-            bot::play_tapped(a, Arc::new(move |t: &str| seen.lock().unwrap().push(t.to_string())))
-                .unwrap()
+            bot::play_tapped(
+                a,
+                Arc::new(move |t: &str| seen.lock().unwrap().push(t.to_string())),
+            )
+            .unwrap()
         })
     };
     b.role = BotRole::Join(rx.recv_timeout(Duration::from_secs(20)).unwrap());
     let hb = {
         let seen = Arc::clone(&seen);
         std::thread::spawn(move || {
-            bot::play_tapped(b, Arc::new(move |t: &str| seen.lock().unwrap().push(t.to_string())))
-                .unwrap()
+            bot::play_tapped(
+                b,
+                Arc::new(move |t: &str| seen.lock().unwrap().push(t.to_string())),
+            )
+            .unwrap()
         })
     };
     let ra = ha.join().unwrap();
@@ -274,7 +371,10 @@ fn a_mine_chess_client_never_receives_a_hidden_mine() {
     }
     let texts: Vec<String> = truth.iter().map(Visible::to_text).collect();
     let messages = seen.lock().unwrap().clone();
-    assert!(messages.len() > 2 * rec.moves.len(), "every message was read");
+    assert!(
+        messages.len() > 2 * rec.moves.len(),
+        "every message was read"
+    );
     let mut positions = 0;
     for m in &messages {
         assert!(!m.contains("seed"), "{m}");

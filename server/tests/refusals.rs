@@ -113,7 +113,15 @@ fn bad_moves_are_refused_and_change_nothing() {
     // After the end: resign, then a move is refused.
     b.send(&mv(&code, 1, "e7e5"));
     w.send(&ClientMsg::Resign { code: code.clone() });
-    w.until(|m| matches!(m, ServerMsg::Event { event: takhte_core::net::protocol::GameEvent::Ended { .. }, .. }));
+    w.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: takhte_core::net::protocol::GameEvent::Ended { .. },
+                ..
+            }
+        )
+    });
     let ended = snapshot(&mut w, &code);
     b.send(&mv(&code, 2, "d7d5"));
     assert_eq!(b.error().0, ErrorCode::GameOver);
@@ -155,9 +163,18 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
         (r#"{"no":"type"}"#, ErrorCode::BadMessage),
         (r#"{"type":"teleport"}"#, ErrorCode::UnknownType),
         (r#"{"type":"move","code":"AAAAAA"}"#, ErrorCode::BadMessage),
-        (r#"{"type":"move","code":"AAAAAA","ply":"one","move":"e2e4"}"#, ErrorCode::BadMessage),
-        (r#"{"type":"create","settings":{"kind":"go","colour":"white"}}"#, ErrorCode::BadMessage),
-        (r#"{"type":"hello","protocol":1,"token":"00000000000000000000000000000000"}"#, ErrorCode::HelloFirst),
+        (
+            r#"{"type":"move","code":"AAAAAA","ply":"one","move":"e2e4"}"#,
+            ErrorCode::BadMessage,
+        ),
+        (
+            r#"{"type":"create","settings":{"kind":"go","colour":"white"}}"#,
+            ErrorCode::BadMessage,
+        ),
+        (
+            r#"{"type":"hello","protocol":1,"token":"00000000000000000000000000000000"}"#,
+            ErrorCode::HelloFirst,
+        ),
     ] {
         r.send_text(text);
         assert_eq!(r.error().0, code, "{text}");
@@ -166,7 +183,10 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
     for s in [
         GameSettings {
             kind: GameKind::Chess,
-            clock: Some(takhte_core::net::protocol::ClockSpec { base_ms: 5, increment_ms: 0 }),
+            clock: Some(takhte_core::net::protocol::ClockSpec {
+                base_ms: 5,
+                increment_ms: 0,
+            }),
             colour: ColourChoice::White,
             public: false,
             position: None,
@@ -178,7 +198,9 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
             clock: None,
             colour: ColourChoice::White,
             public: false,
-            position: Some("rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq d5,e6,a4,h7 -".into()),
+            position: Some(
+                "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq d5,e6,a4,h7 -".into(),
+            ),
             spectators: false,
             audience: false,
         },
@@ -209,7 +231,10 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
 
     // A message over the limit closes the connection with its reason.
     let mut big = Raw::hello(&server.addr, "Big");
-    big.send_text(&format!(r#"{{"type":"set-name","name":"{}"}}"#, "x".repeat(5000)));
+    big.send_text(&format!(
+        r#"{{"type":"set-name","name":"{}"}}"#,
+        "x".repeat(5000)
+    ));
     match big.until(|m| matches!(m, ServerMsg::Bye { .. })) {
         ServerMsg::Bye { reason, .. } => assert_eq!(reason, CloseReason::TooLarge),
         _ => unreachable!(),
@@ -291,7 +316,11 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
     } else {
         (&mut b, &mut w)
     };
-    let pawn = if first == takhte_core::rules::Side::White { "a2a3" } else { "a7a6" };
+    let pawn = if first == takhte_core::rules::Side::White {
+        "a2a3"
+    } else {
+        "a7a6"
+    };
     // A pawn move with a face of the client's choosing, before any roll.
     mover.send(&mv(&code, 0, &format!("1:{pawn}")));
     assert_eq!(mover.error().0, ErrorCode::ForgedDie);
@@ -336,7 +365,11 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
     mover.send(&mv(&code, 0, &format!("{wrong}:{pawn}")));
     assert_eq!(mover.error().0, ErrorCode::ForgedDie);
     // A king move after rolling is refused too.
-    let king = if first == takhte_core::rules::Side::White { "d1d2" } else { "e8e7" };
+    let king = if first == takhte_core::rules::Side::White {
+        "d1d2"
+    } else {
+        "e8e7"
+    };
     mover.send(&mv(&code, 0, king));
     let (e, _) = mover.error();
     assert!(matches!(e, ErrorCode::IllegalMove), "{e:?}");
@@ -347,5 +380,9 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
         code: code.clone(),
         since: None,
     });
-    assert_eq!(other.state().rolled, Some(face), "the face stays the first roll");
+    assert_eq!(
+        other.state().rolled,
+        Some(face),
+        "the face stays the first roll"
+    );
 }

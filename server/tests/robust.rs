@@ -17,7 +17,12 @@ fn dropped_connections_lose_and_duplicate_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("drops.sqlite");
     let server = Server::start(&db, &["--msgs-per-sec", "200"]);
-    for kind in [GameKind::Chess, GameKind::DiceChess, GameKind::Draughts, GameKind::MineChess] {
+    for kind in [
+        GameKind::Chess,
+        GameKind::DiceChess,
+        GameKind::Draughts,
+        GameKind::MineChess,
+    ] {
         let pa = Proxy::start(&server.addr);
         let pb = Proxy::start(&server.addr);
         let mut a = bot_config(&pa.addr, "Ana", 2, BotRole::Join(String::new()));
@@ -107,7 +112,12 @@ fn a_server_killed_and_restarted_carries_on() {
         assert_eq!(ra.moves, rb.moves, "{kind}");
         let rec = stored(&db, &code);
         assert_eq!(rec.moves, ra.moves, "{kind}: every move once");
-        assert!(ra.reconnects >= 2 && rb.reconnects >= 2, "{kind}: {} {}", ra.reconnects, rb.reconnects);
+        assert!(
+            ra.reconnects >= 2 && rb.reconnects >= 2,
+            "{kind}: {} {}",
+            ra.reconnects,
+            rb.reconnects
+        );
         let refusals: Vec<&String> = ra
             .errors
             .iter()

@@ -80,7 +80,12 @@ fn a_spectator_arriving_mid_game_gets_the_whole_game_then_every_move() {
     let db = dir.path().join("w.sqlite");
     let server = Server::start(&db, &["--msgs-per-sec", "200"]);
     for kind in GameKind::ALL {
-        let mut a = bot_config(&server.addr, "Ana", 2, BotRole::Create(watched(kind, false)));
+        let mut a = bot_config(
+            &server.addr,
+            "Ana",
+            2,
+            BotRole::Create(watched(kind, false)),
+        );
         let mut b = bot_config(&server.addr, "Bahram", 1, BotRole::Join(String::new()));
         a.delay_ms = 30;
         b.delay_ms = 30;
@@ -128,7 +133,10 @@ fn a_spectator_arriving_mid_game_gets_the_whole_game_then_every_move() {
         // A spectator cannot move or take a taken seat.
         s.send(&mv(&code, seen.len() as u32, "e2e4"));
         let (e, _) = s.error();
-        assert!(matches!(e, ErrorCode::NotAPlayer | ErrorCode::GameOver), "{e:?}");
+        assert!(
+            matches!(e, ErrorCode::NotAPlayer | ErrorCode::GameOver),
+            "{e:?}"
+        );
         // Minesweeper chess: every position the spectator received is one a player may see.
         if kind == GameKind::MineChess {
             let rec = stored(&db, &code);
@@ -181,7 +189,15 @@ fn suggestions_are_counted_changed_refused_and_cleared() {
     b.send(&ClientMsg::Join { code: code.clone() });
     b.state();
     w.send(&mv(&code, 0, "e2e4"));
-    b.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Moved { .. }, .. }));
+    b.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Moved { .. },
+                ..
+            }
+        )
+    });
 
     let mut s1 = watch(&server.addr, "S1", &code);
     let mut s2 = watch(&server.addr, "S2", &code);
@@ -242,7 +258,15 @@ fn suggestions_are_counted_changed_refused_and_cleared() {
 
     // The real move: it carries the suggestions, and they clear.
     b.send(&mv(&code, 1, "e7e5"));
-    match s2.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Moved { ply: 1, .. }, .. })) {
+    match s2.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Moved { ply: 1, .. },
+                ..
+            }
+        )
+    }) {
         ServerMsg::Event {
             event: GameEvent::Moved { crowd, .. },
             ..
@@ -275,10 +299,21 @@ fn suggestions_are_counted_changed_refused_and_cleared() {
         since: None,
     });
     let st = w.state();
-    assert!(st.suggestions.is_none() && st.crowd.is_empty(), "players see them after the game");
+    assert!(
+        st.suggestions.is_none() && st.crowd.is_empty(),
+        "players see them after the game"
+    );
     // After the game, the players see what was suggested at each move.
     w.send(&ClientMsg::Resign { code: code.clone() });
-    w.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Ended { .. }, .. }));
+    w.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Ended { .. },
+                ..
+            }
+        )
+    });
     w.send(&ClientMsg::Open {
         code: code.clone(),
         since: None,
@@ -314,7 +349,15 @@ fn in_an_audience_game_the_player_to_move_sees_the_suggestions() {
     let (_, crowd) = suggestions(&mut w);
     assert_eq!(crowd.tally, tally(&[("c3-c4", 1)]));
     w.send(&mv(&code, 0, "b3-b4"));
-    b.until(|m| matches!(m, ServerMsg::Event { event: GameEvent::Moved { .. }, .. }));
+    b.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Moved { .. },
+                ..
+            }
+        )
+    });
     // Now Black is to move: Black sees them, White does not.
     s.send(&suggest(&code, 1, "a6-a5"));
     let (ply, crowd) = suggestions(&mut b);

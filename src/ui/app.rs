@@ -261,8 +261,14 @@ impl TakhteApp {
         on!(on_set_name, |s, text: SharedString| s.set_name(&text));
         on!(on_claim_win, |s| s.claim_win());
         on!(on_open_live, |s| s.open_live());
-        on!(on_online_watch, |s, text: SharedString| s.online_watch(&text));
+        on!(on_online_watch, |s, text: SharedString| s
+            .online_watch(&text));
         on!(on_abort_game, |s| s.abort_game());
+        on!(on_share, |s| s.share());
+        on!(on_share_copied, |s| s.share_copied());
+        on!(on_share_save, |s| s.share_save());
+        on!(on_open_import, |s| s.open_import());
+        on!(on_import_game, |s| s.import_game());
     }
 }
 
@@ -301,6 +307,9 @@ impl AppState {
             }
         }
         if let Some(ui) = self.ui() {
+            if leaving_game {
+                ui.global::<App>().set_share_open(false);
+            }
             ui.global::<App>().set_screen(screen.into());
         }
         self.refresh_all();
@@ -324,8 +333,10 @@ impl AppState {
         let screen = self.screen();
         let action = crate::android::back_action(
             &screen,
-            self.ui()
-                .is_some_and(|u| u.global::<App>().get_confirm_exit()),
+            self.ui().is_some_and(|u| {
+                let app = u.global::<App>();
+                app.get_confirm_exit() || app.get_share_open()
+            }),
         );
         match action {
             crate::android::BackAction::GoTo(target) => self.open(target),
@@ -337,6 +348,7 @@ impl AppState {
             crate::android::BackAction::CloseDialog => {
                 if let Some(ui) = self.ui() {
                     ui.global::<App>().set_confirm_exit(false);
+                    ui.global::<App>().set_share_open(false);
                 }
             }
         }
@@ -361,7 +373,11 @@ impl AppState {
                 app.set_ng_level(last.level.clamp(1, 6) as i32);
                 app.set_ng_white(last.white);
                 let presets = TimeControl::PRESETS.len() as i32;
-                app.set_ng_time(if (0..presets).contains(&last.time) { last.time } else { -1 });
+                app.set_ng_time(if (0..presets).contains(&last.time) {
+                    last.time
+                } else {
+                    -1
+                });
             }
             app.set_ng_layout(match Layout::parse(&self.settings.pass_and_play_rotation) {
                 Some(Layout::FaceToFace) => 1,
@@ -438,7 +454,7 @@ impl AppState {
         self.open("game");
     }
 
-    fn install(&mut self, mut controller: Controller, saver: Option<Autosaver>) {
+    pub(crate) fn install(&mut self, mut controller: Controller, saver: Option<Autosaver>) {
         controller.set_movetime(self.movetime_ms);
         self.saver = saver.or_else(|| {
             self.store
@@ -732,7 +748,10 @@ impl AppState {
                 finished: false,
                 details: self
                     .i18n
-                    .tr_args("saved-damaged-details", &[("file", g.file.clone()), ("reason", reason)])
+                    .tr_args(
+                        "saved-damaged-details",
+                        &[("file", g.file.clone()), ("reason", reason)],
+                    )
                     .into(),
             };
             let row = match &g.entry {
@@ -919,7 +938,11 @@ impl AppState {
                 "title-vs-computer",
                 &[
                     ("game", self.game_name(kind)),
-                    ("level", self.i18n.tr_args("level-n", &[("n", self.i18n.number(level))])),
+                    (
+                        "level",
+                        self.i18n
+                            .tr_args("level-n", &[("n", self.i18n.number(level))]),
+                    ),
                 ],
             ),
             Opponent::PassAndPlay | Opponent::Online { .. } => self.game_name(kind),
@@ -1042,6 +1065,7 @@ impl AppState {
             app.set_result_reason(self.tr(&format!("reason-{}", r.reason)).into());
         }
         app.set_reviewing(view.review);
+        app.set_can_share(super::share::can_share(c));
         let total = c.session().moves().len();
         app.set_review_label(
             self.i18n
@@ -1082,15 +1106,17 @@ impl AppState {
         let mut effect = None;
         if now.moves == before.moves + 1 {
             let last = view.moves.last();
-            effect = Some(if view.squares.iter().any(|q| q.marks & mark::EXPLOSION != 0) {
-                Effect::Mine
-            } else if view.squares.iter().any(|q| q.marks & mark::CHECK != 0) {
-                Effect::Check
-            } else if last.is_some_and(|m| m.figurine.contains('×') || m.text.contains('x')) {
-                Effect::Capture
-            } else {
-                Effect::Move
-            });
+            effect = Some(
+                if view.squares.iter().any(|q| q.marks & mark::EXPLOSION != 0) {
+                    Effect::Mine
+                } else if view.squares.iter().any(|q| q.marks & mark::CHECK != 0) {
+                    Effect::Check
+                } else if last.is_some_and(|m| m.figurine.contains('×') || m.text.contains('x')) {
+                    Effect::Capture
+                } else {
+                    Effect::Move
+                },
+            );
         }
         if now.face.is_some() && now.face != before.face {
             effect = Some(Effect::Roll);
@@ -1107,7 +1133,7 @@ impl AppState {
     }
 
     /// A move's notation kept left to right inside right-to-left text (a Unicode isolate).
-    fn isolate(&self, text: &str) -> String {
+    pub(crate) fn isolate(&self, text: &str) -> String {
         if self.i18n.lang().rtl() {
             format!("\u{2066}{text}\u{2069}")
         } else {
@@ -1137,7 +1163,11 @@ impl AppState {
                     &[("list", list), ("voters", self.i18n.number(*voters))],
                 )
             }
-            Some(CrowdLine::Played { mv, matched, voters }) => self.i18n.tr_args(
+            Some(CrowdLine::Played {
+                mv,
+                matched,
+                voters,
+            }) => self.i18n.tr_args(
                 "crowd-played",
                 &[
                     ("move", self.isolate(mv)),
@@ -1160,10 +1190,9 @@ impl AppState {
             Opponent::Online { .. } | Opponent::Watching => self
                 .online_side_name(side)
                 .unwrap_or_else(|| self.tr(side_key(side))),
-            Opponent::Computer { human, .. } if human != side => self.i18n.tr_args(
-                "side-computer",
-                &[("side", self.tr(side_key(side)))],
-            ),
+            Opponent::Computer { human, .. } if human != side => self
+                .i18n
+                .tr_args("side-computer", &[("side", self.tr(side_key(side)))]),
             _ => self.tr(side_key(side)),
         };
         let (clock, running, low) = match &view.clocks {
@@ -1381,4 +1410,3 @@ fn rules_diagram(kind: GameKind) -> View {
     }
     c.view()
 }
-

@@ -214,11 +214,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
             // The opponent dropped out a little while ago.
             let code = "K7M3QX".to_string();
             if let Some(m) = s.online.mirrors.get_mut(&code) {
-                m.set_presence(
-                    Side::White,
-                    false,
-                    Instant::now() - Duration::from_secs(17),
-                );
+                m.set_presence(Side::White, false, Instant::now() - Duration::from_secs(17));
             }
             s.refresh_game();
         }

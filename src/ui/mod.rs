@@ -10,5 +10,6 @@ pub mod demo;
 pub mod images;
 pub mod online;
 pub mod screenshot;
+pub mod share;
 
 pub use app::{AppState, TakhteApp};

@@ -2,9 +2,9 @@
 //! and the online screens (online home, create, lobby, waiting room) and the online parts of
 //! the board screen. Moves are checked by the server; nothing here knows the rules.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
-use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -162,7 +162,10 @@ impl AppState {
     pub fn online_address(&self) -> String {
         match self.settings.server.as_deref().map(str::trim) {
             Some(a) if !a.is_empty() => a.to_string(),
-            _ => std::env::var(SERVER_ENV).unwrap_or_default().trim().to_string(),
+            _ => std::env::var(SERVER_ENV)
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
         }
     }
 
@@ -422,7 +425,12 @@ impl AppState {
                 code: g.code,
                 server: server.clone(),
                 kind: kind_word(g.kind).into(),
-                side: if g.you == Side::White { "white" } else { "black" }.into(),
+                side: if g.you == Side::White {
+                    "white"
+                } else {
+                    "black"
+                }
+                .into(),
                 opponent: g.opponent,
                 your_turn: g.your_turn,
                 updated_unix: crate::store::now_unix(),
@@ -440,8 +448,13 @@ impl AppState {
         let me = m.you;
         let state = m.online_state();
         let over = m.is_over();
-        let Ok(c) = Controller::online(m.kind, m.start_rolls.clone(), me, &state, Arc::clone(&self.engine))
-        else {
+        let Ok(c) = Controller::online(
+            m.kind,
+            m.start_rolls.clone(),
+            me,
+            &state,
+            Arc::clone(&self.engine),
+        ) else {
             return;
         };
         self.save_now();
@@ -734,8 +747,10 @@ impl AppState {
         match &self.online.conn {
             ConnState::Connected => (
                 0,
-                self.i18n
-                    .tr_args("online-connected", &[("server", self.online.address.clone())]),
+                self.i18n.tr_args(
+                    "online-connected",
+                    &[("server", self.online.address.clone())],
+                ),
             ),
             ConnState::Connecting => (1, self.tr("online-connecting")),
             ConnState::Reconnecting { attempt, .. } if *attempt >= 3 => (
@@ -880,7 +895,9 @@ impl AppState {
             app.set_online_code(code.clone().into());
             app.set_online_code_spaced(format!("{} {}", &code[..3], &code[3..]).into());
             let link = match ServerAddress::parse(&self.online.address) {
-                Ok(a) if a.host.contains(':') => format!("http://[{}]:{}/join/{code}", a.host, a.port),
+                Ok(a) if a.host.contains(':') => {
+                    format!("http://[{}]:{}/join/{code}", a.host, a.port)
+                }
                 Ok(a) => format!("http://{}:{}/join/{code}", a.host, a.port),
                 Err(_) => code::link(code),
             };
@@ -976,7 +993,10 @@ impl AppState {
         } else if gone {
             self.i18n.tr_args(
                 "online-opponent-gone",
-                &[("name", name.clone()), ("seconds", self.i18n.number(away / 1000))],
+                &[
+                    ("name", name.clone()),
+                    ("seconds", self.i18n.number(away / 1000)),
+                ],
             )
         } else {
             self.i18n
@@ -988,11 +1008,15 @@ impl AppState {
         app.set_can_claim(gone && away >= claim_after);
         app.set_claim_line(
             if away >= claim_after {
-                self.i18n.tr_args("online-claim-now", &[("name", name.clone())])
+                self.i18n
+                    .tr_args("online-claim-now", &[("name", name.clone())])
             } else {
                 self.i18n.tr_args(
                     "online-claim-in",
-                    &[("seconds", self.i18n.number((claim_after - away).div_ceil(1000)))],
+                    &[(
+                        "seconds",
+                        self.i18n.number((claim_after - away).div_ceil(1000)),
+                    )],
                 )
             }
             .into(),
@@ -1000,7 +1024,9 @@ impl AppState {
         app.set_can_abort(live && m.moves.len() < 2);
         let rematch = match m.rematch_offer {
             Some(s) if s == me => self.tr("online-rematch-sent"),
-            Some(_) => self.i18n.tr_args("online-rematch-offered", &[("name", name)]),
+            Some(_) => self
+                .i18n
+                .tr_args("online-rematch-offered", &[("name", name)]),
             None => String::new(),
         };
         app.set_rematch_line(rematch.into());

@@ -21,7 +21,7 @@ use crate::store::Store;
 use super::{App, TakhteApp};
 
 /// The scenes `takhte screenshot` knows (and the online ones, [`super::demo::SCENES`]).
-pub const SCENES: [&str; 10] = [
+pub const SCENES: [&str; 12] = [
     "home",
     "new-game",
     "chess",
@@ -32,6 +32,8 @@ pub const SCENES: [&str; 10] = [
     "settings",
     "rules",
     "saved-games",
+    "share",
+    "import",
 ];
 
 struct ShotPlatform {
@@ -165,6 +167,24 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
             app.state.borrow_mut().open("rules");
         }
         "saved-games" => app.state.borrow_mut().open("saved"),
+        "share" => {
+            scripted_game(
+                app,
+                pp(GameKind::Chess),
+                vec![],
+                &[
+                    "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6",
+                    "c1e3", "e7e5", "d4b3", "c8e6", "f2f3", "f8e7", "d1d2", "e8g8",
+                ],
+            );
+            app.state.borrow_mut().share();
+        }
+        "import" => {
+            app.state.borrow_mut().open_import();
+            let g = app.window.global::<App>();
+            g.set_import_text("[Event \"Club night\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Ke2".into());
+            app.state.borrow_mut().import_game();
+        }
         online if super::demo::SCENES.contains(&online) => {
             let lang = app.state.borrow().i18n.lang();
             super::demo::set_scene(app, online, lang)?;

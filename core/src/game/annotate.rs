@@ -137,9 +137,14 @@ pub fn describe(game: &AnyGame, mv: &AnyMove) -> Ply {
             let sep = if capture { '×' } else { '–' };
             ply.figurine = match *m {
                 dice::Move::King { from, to } => {
-                    format!("{}{from}{sep}{to}", if side == Side::White { '♔' } else { '♚' })
+                    format!(
+                        "{}{from}{sep}{to}",
+                        if side == Side::White { '♔' } else { '♚' }
+                    )
                 }
-                dice::Move::Pawn { face, from, to } => format!("{} {from}{sep}{to}", die_face(face)),
+                dice::Move::Pawn { face, from, to } => {
+                    format!("{} {from}{sep}{to}", die_face(face))
+                }
                 dice::Move::Pass { face } => format!("{} —", die_face(face)),
             };
             ply.text = ply.figurine.clone();
@@ -211,7 +216,8 @@ pub fn figurines(san: &str, side: Side) -> String {
     };
     let mut out = String::new();
     for (i, c) in san.chars().enumerate() {
-        let after_eq = i > 0 && san[..san.char_indices().nth(i).map(|(b, _)| b).unwrap_or(0)].ends_with('=');
+        let after_eq =
+            i > 0 && san[..san.char_indices().nth(i).map(|(b, _)| b).unwrap_or(0)].ends_with('=');
         match glyph(c) {
             Some(g) if i == 0 || after_eq => out.push(g),
             _ => out.push(c),

@@ -402,9 +402,13 @@ fn crowd_view(
         let unique_top = crowd.tally.iter().filter(|t| t.count == top).count() == 1;
         let mut arrows = Vec::new();
         for t in crowd.tally.iter().take(6) {
-            let Ok(mv) = game.parse_move(&t.mv) else { continue };
+            let Ok(mv) = game.parse_move(&t.mv) else {
+                continue;
+            };
             let path = move_path(&mv);
-            let (Some(&from), Some(&last)) = (path.first(), path.last()) else { continue };
+            let (Some(&from), Some(&last)) = (path.first(), path.last()) else {
+                continue;
+            };
             let to = match (&mv, game) {
                 (AnyMove::Mine(mine::Move::Sapper(p)), AnyGame::Mine(l)) => {
                     l.position().sapper_target(*p).unwrap_or(last)

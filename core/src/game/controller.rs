@@ -343,8 +343,7 @@ impl Controller {
             seed: 0,
             start_rolls,
         };
-        let session =
-            Session::from_snapshots(start, state.moves.clone(), state.positions.clone())?;
+        let session = Session::from_snapshots(start, state.moves.clone(), state.positions.clone())?;
         let opponent = match me {
             Some(me) => Opponent::Online { me },
             None => Opponent::Watching,

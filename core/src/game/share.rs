@@ -37,6 +37,16 @@ impl Default for Players {
     }
 }
 
+/// The PGN date (`YYYY.MM.DD`, UTC) of a Unix time.
+///
+/// ```
+/// assert_eq!(takhte_core::game::share::pgn_date(1_764_633_600), "2025.12.02");
+/// ```
+pub fn pgn_date(unix: u64) -> String {
+    let (y, m, d) = crate::store::civil_from_days((unix / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 fn variant(kind: GameKind) -> &'static str {
     match kind {
         GameKind::Chess => "Standard",
@@ -52,6 +62,19 @@ fn result_token(end: Option<GameEnd>) -> &'static str {
         Some(GameResult::Win(Side::Black)) => "0-1",
         Some(GameResult::Draw) => "1/2-1/2",
         None => "*",
+    }
+}
+
+/// The number of the first full move: the FEN's move counter in chess, 1 in the other games.
+fn first_number(start: &AnyGame) -> u32 {
+    match start {
+        AnyGame::Chess(_) => start
+            .to_text()
+            .split_whitespace()
+            .nth(5)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1),
+        _ => 1,
     }
 }
 
@@ -88,15 +111,7 @@ pub fn export(session: &Session, players: &Players, date: &str) -> String {
     }
     out.push('\n');
     // The moves, numbered by full move ("12." before White's, "12..." when Black begins).
-    let mut number: u32 = match &start {
-        AnyGame::Chess(_) => start
-            .to_text()
-            .split_whitespace()
-            .nth(5)
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(1),
-        _ => 1,
-    };
+    let mut number = first_number(&start);
     let mut game = start;
     let mut words: Vec<String> = Vec::new();
     for (i, text) in session.moves().iter().enumerate() {
@@ -161,10 +176,12 @@ pub enum ImportError {
     Variant(String),
     /// The start position does not read.
     Position(String),
-    /// Move number `index` (from 1) is not a legal move there.
+    /// The move `text`, the `index`-th of the game (from 1), is not a legal move there.
     Move {
-        /// The move's number in the game, from 1.
+        /// Which move of the game it is, counting both sides' moves from 1.
         index: usize,
+        /// The move as PGN numbers it: `6. Ke2` (White's sixth), `6... Ke7` (Black's).
+        numbered: String,
         /// The text.
         text: String,
         /// Why.
@@ -179,10 +196,8 @@ impl std::fmt::Display for ImportError {
             ImportError::Variant(v) => write!(f, "'{v}' is not a game of Takhte"),
             ImportError::Position(e) => write!(f, "the start position: {e}"),
             ImportError::Move {
-                index,
-                text,
-                reason,
-            } => write!(f, "move {index} '{text}': {reason}"),
+                numbered, reason, ..
+            } => write!(f, "{numbered}: {reason}"),
         }
     }
 }
@@ -235,6 +250,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     let mut game = start
         .first_position()
         .map_err(|e| ImportError::Position(e.to_string()))?;
+    let mut number = first_number(&game);
     // The movetext without comments, variations and annotation glyphs.
     let mut clean = String::new();
     let mut depth = 0;
@@ -273,6 +289,10 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             continue;
         }
         let index = moves.len() + 1;
+        let numbered = match game.side_to_move() {
+            Side::White => format!("{number}. {word}"),
+            Side::Black => format!("{number}... {word}"),
+        };
         let mv = match &game {
             AnyGame::Chess(l) => l
                 .position()
@@ -283,15 +303,21 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         }
         .map_err(|e| ImportError::Move {
             index,
+            numbered: numbered.clone(),
             text: word.to_string(),
             reason: e.to_string(),
         })?;
         moves.push(game.move_to_text(&mv));
+        let mover = game.side_to_move();
         game.play(&mv).map_err(|e| ImportError::Move {
             index,
+            numbered,
             text: word.to_string(),
             reason: e.to_string(),
         })?;
+        if mover == Side::Black {
+            number += 1;
+        }
     }
     if moves.is_empty() && tags.is_empty() {
         return Err(ImportError::Empty);
@@ -326,5 +352,10 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
 /// The session of an imported game, at its last move.
 pub fn session_of(imported: &Imported) -> Result<Session, super::SessionError> {
     let n = imported.moves.len();
-    Session::restore(imported.start.clone(), imported.moves.clone(), n, imported.end)
+    Session::restore(
+        imported.start.clone(),
+        imported.moves.clone(),
+        n,
+        imported.end,
+    )
 }

@@ -189,9 +189,7 @@ fn run(
         let now = Instant::now();
         match event {
             ClientEvent::Conn(ConnState::Failed(f)) => return Err(BotError::Failed(f)),
-            ClientEvent::Conn(ConnState::Reconnecting { attempt: 1, .. }) => {
-                report.reconnects += 1
-            }
+            ClientEvent::Conn(ConnState::Reconnecting { attempt: 1, .. }) => report.reconnects += 1,
             ClientEvent::Conn(_) => {}
             ClientEvent::Msg(ServerMsg::State { state }) => {
                 if !report.code.is_empty() && report.code != state.code {
@@ -243,7 +241,11 @@ fn run(
                     // Too fast for the server: wait, then act again.
                     std::thread::sleep(Duration::from_millis(500));
                 }
-                if mirror.is_none() && code.as_deref().is_none_or(|c| report.code.is_empty() || c == report.code) {
+                if mirror.is_none()
+                    && code
+                        .as_deref()
+                        .is_none_or(|c| report.code.is_empty() || c == report.code)
+                {
                     return Err(BotError::Refused(line));
                 }
                 report.errors.push(line);

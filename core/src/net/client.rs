@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
-use super::protocol::{CloseReason, ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION, WS_PATH};
+use super::protocol::{ClientMsg, CloseReason, ErrorCode, ServerMsg, PROTOCOL_VERSION, WS_PATH};
 
 /// The port used when an address has none.
 pub const DEFAULT_PORT: u16 = 7878;
@@ -122,7 +122,9 @@ impl ServerAddress {
         let hostport = rest.split('/').next().unwrap_or("");
         let (host, port) = if let Some(h) = hostport.strip_prefix('[') {
             // [IPv6]:port
-            let (h, tail) = h.split_once(']').ok_or("an IPv6 address needs its closing ]")?;
+            let (h, tail) = h
+                .split_once(']')
+                .ok_or("an IPv6 address needs its closing ]")?;
             let port = match tail.strip_prefix(':') {
                 Some(p) => p.parse().map_err(|_| format!("'{p}' is not a port"))?,
                 None => DEFAULT_PORT,
@@ -254,7 +256,11 @@ struct Worker {
 }
 
 impl Worker {
-    fn new(config: ClientConfig, commands: Receiver<Command>, events: Sender<ClientEvent>) -> Worker {
+    fn new(
+        config: ClientConfig,
+        commands: Receiver<Command>,
+        events: Sender<ClientEvent>,
+    ) -> Worker {
         let name = config.name.clone();
         Worker {
             config,
@@ -305,7 +311,10 @@ impl Worker {
                 }
                 Outcome::Lost(error) => {
                     attempt += 1;
-                    self.emit(ClientEvent::Conn(ConnState::Reconnecting { attempt, error }));
+                    self.emit(ClientEvent::Conn(ConnState::Reconnecting {
+                        attempt,
+                        error,
+                    }));
                     let wait = backoff(attempt);
                     let until = Instant::now() + wait;
                     // Keep taking commands while waiting.
@@ -567,8 +576,9 @@ fn connect(address: &ServerAddress) -> Result<Socket, String> {
                 let config = WebSocketConfig::default()
                     .max_message_size(Some(1 << 20))
                     .max_frame_size(Some(1 << 20));
-                let (ws, _) = tungstenite::client::client_with_config(address.url(), stream, Some(config))
-                    .map_err(|e| format!("handshake with {}: {e}", address.url()))?;
+                let (ws, _) =
+                    tungstenite::client::client_with_config(address.url(), stream, Some(config))
+                        .map_err(|e| format!("handshake with {}: {e}", address.url()))?;
                 ws.get_ref()
                     .set_read_timeout(Some(POLL))
                     .map_err(|e| e.to_string())?;
@@ -587,15 +597,18 @@ fn send(ws: &mut Socket, msg: &ClientMsg) -> Result<(), String> {
 
 /// One message, `None` when nothing came within the poll time (or a frame that is not a
 /// message of ours came: pings are answered by the library).
-fn read(ws: &mut Socket, tap: &Option<Arc<dyn Fn(&str) + Send + Sync>>) -> Result<Option<ServerMsg>, String> {
+fn read(
+    ws: &mut Socket,
+    tap: &Option<Arc<dyn Fn(&str) + Send + Sync>>,
+) -> Result<Option<ServerMsg>, String> {
     match ws.read() {
         Ok(Message::Text(t)) => {
             if let Some(f) = tap {
                 f(t.as_str());
             }
             serde_json::from_str(t.as_str())
-            .map(Some)
-            .map_err(|e| format!("unreadable message from the server: {e}"))
+                .map(Some)
+                .map_err(|e| format!("unreadable message from the server: {e}"))
         }
         Ok(Message::Close(frame)) => Err(match frame {
             Some(f) => format!("the server closed the connection: {}", f.reason),
@@ -627,7 +640,10 @@ mod tests {
         );
         assert!(ServerAddress::parse("localhost:port").is_err());
         assert!(ServerAddress::parse("ftp://x").is_err());
-        assert_eq!(ServerAddress::parse("۱۲۷.۰.۰.۱:۷۸۷۸").unwrap().url(), "ws://127.0.0.1:7878/ws");
+        assert_eq!(
+            ServerAddress::parse("۱۲۷.۰.۰.۱:۷۸۷۸").unwrap().url(),
+            "ws://127.0.0.1:7878/ws"
+        );
     }
 
     #[test]

@@ -91,7 +91,10 @@ pub fn normalize(input: &str) -> Result<String, CodeError> {
     if code.is_empty() {
         return Err(CodeError::Empty);
     }
-    if let Some(c) = code.chars().find(|c| !c.is_ascii() || !ALPHABET.contains(&(*c as u8))) {
+    if let Some(c) = code
+        .chars()
+        .find(|c| !c.is_ascii() || !ALPHABET.contains(&(*c as u8)))
+    {
         return Err(CodeError::Character(c));
     }
     if code.len() != LENGTH {

@@ -104,7 +104,12 @@ fn position(kind: GameKind, text: &str) -> Result<AnyGame, MirrorError> {
 
 /// The game after `mv`: replayed here and checked against the server's position `after`, or
 /// (minesweeper chess) the server's position itself once the move is found legal.
-fn next(kind: GameKind, current: &AnyGame, mv: &str, after: &AnyGame) -> Result<AnyGame, MirrorError> {
+fn next(
+    kind: GameKind,
+    current: &AnyGame,
+    mv: &str,
+    after: &AnyGame,
+) -> Result<AnyGame, MirrorError> {
     if kind == GameKind::MineChess {
         current
             .parse_move(mv)
@@ -174,7 +179,12 @@ impl Mirror {
     }
 
     /// Takes in event number `seq` at `now`. Returns false for an event already seen.
-    pub fn apply(&mut self, seq: u64, event: &GameEvent, now: Instant) -> Result<bool, MirrorError> {
+    pub fn apply(
+        &mut self,
+        seq: u64,
+        event: &GameEvent,
+        now: Instant,
+    ) -> Result<bool, MirrorError> {
         if seq <= self.seq {
             return Ok(false);
         }
@@ -445,11 +455,17 @@ mod tests {
             crowd: None,
         };
         assert!(m.apply(3, &ev, now).unwrap());
-        assert!(!m.apply(3, &ev, now).unwrap(), "a repeated event is ignored");
+        assert!(
+            !m.apply(3, &ev, now).unwrap(),
+            "a repeated event is ignored"
+        );
         assert_eq!(m.moves, ["e2e4"]);
         assert!(matches!(
             m.apply(5, &GameEvent::DrawOffered { by: Side::Black }, now),
-            Err(MirrorError::Gap { expected: 4, got: 5 })
+            Err(MirrorError::Gap {
+                expected: 4,
+                got: 5
+            })
         ));
         // A move whose position is not what it gives is a mismatch, and changes nothing.
         let wrong = GameEvent::Moved {
@@ -459,7 +475,10 @@ mod tests {
             clocks: None,
             crowd: None,
         };
-        assert!(matches!(m.apply(4, &wrong, now), Err(MirrorError::Mismatch(_))));
+        assert!(matches!(
+            m.apply(4, &wrong, now),
+            Err(MirrorError::Mismatch(_))
+        ));
         assert_eq!(m.seq, 3);
         assert_eq!(m.ply(), 1);
     }

@@ -146,7 +146,9 @@ impl Visible {
         let known_mines = read_square_list(fields[3], "known mines")?;
         let revealed = read_square_list(fields[4], "revealed")?;
         if known_mines & !revealed != 0 {
-            return Err(PositionError::new("known mines: a listed mine is not revealed"));
+            return Err(PositionError::new(
+                "known mines: a listed mine is not revealed",
+            ));
         }
         if let Some(s) = squares(known_mines & board.occupied()).next() {
             return Err(PositionError::new(format!(
@@ -396,19 +398,22 @@ impl Position {
             .checked_sub(known.count_ones())
             .ok_or_else(|| PositionError::new("more known mines than mines left"))?
             as usize;
-        let candidates: Vec<usize> =
-            squares(visible.fog() & !visible.board.occupied()).collect();
+        let candidates: Vec<usize> = squares(visible.fog() & !visible.board.occupied()).collect();
         let mut needs = Vec::new();
         for &(sq, n) in &visible.numbers {
             let have = (KING[sq.index()] & known).count_ones() as u8;
             let need = n.checked_sub(have).ok_or_else(|| {
-                PositionError::new(format!("numbers: {sq} shows {n} but has {have} known mines around"))
+                PositionError::new(format!(
+                    "numbers: {sq} shows {n} but has {have} known mines around"
+                ))
             })?;
             needs.push((sq.index(), need));
         }
         let mut chosen = Vec::new();
         if !place_hidden(&candidates, hidden, &mut needs, &mut chosen) {
-            return Err(PositionError::new("numbers: no layout of the hidden mines fits them"));
+            return Err(PositionError::new(
+                "numbers: no layout of the hidden mines fits them",
+            ));
         }
         let mines = chosen.into_iter().fold(known, |m, s| m | bit(s));
         Ok(Position {

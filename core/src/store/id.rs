@@ -19,7 +19,7 @@ pub(crate) fn timestamp(now_unix: u64) -> String {
 }
 
 /// Year, month (1–12) and day (1–31) of a day count since 1970-01-01 (proleptic Gregorian).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     // Howard Hinnant's algorithm, from "chrono-Compatible Low-Level Date Algorithms".
     let z = days + 719_468;
     let era = z.div_euclid(146_097);

@@ -33,6 +33,8 @@ mod atomic;
 mod damage;
 mod error;
 mod id;
+
+pub use id::civil_from_days;
 mod record;
 
 use std::ffi::OsString;

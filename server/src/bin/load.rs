@@ -100,7 +100,8 @@ struct Shared {
     spectating: bool,
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn connect(server: &str, name: &str) -> Result<Ws, String> {
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
@@ -153,7 +154,8 @@ async fn player(
             let _ = ws.close(None).await;
             return;
         }
-        let wake = next_move.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
+        let wake =
+            next_move.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
         tokio::select! {
             code = async { match code_rx.as_mut() { Some(r) => r.recv().await, None => std::future::pending().await } } => {
                 let Some(code) = code else { return };
@@ -270,7 +272,16 @@ async fn spectator(server: String, shared: Arc<Shared>) {
             return;
         }
     };
-    if send(&mut ws, &ClientMsg::Watch { code: code.clone(), since: None }).await.is_err() {
+    if send(
+        &mut ws,
+        &ClientMsg::Watch {
+            code: code.clone(),
+            since: None,
+        },
+    )
+    .await
+    .is_err()
+    {
         return;
     }
     let mut game: Option<AnyGame> = None;

@@ -26,7 +26,6 @@ pub struct WatchView {
 }
 use super::record::refuse;
 
-
 /// A game in memory: its record, the position with its history, and the public text of
 /// every position (sent in states).
 #[derive(Clone, Debug)]
@@ -241,7 +240,12 @@ impl Live {
             code: r.code.clone(),
             kind: r.kind(),
             clock: r.settings.clock,
-            players: [0, 1].map(|i| r.seats[i].as_ref().map(|s| s.name.clone()).unwrap_or_default()),
+            players: [0, 1].map(|i| {
+                r.seats[i]
+                    .as_ref()
+                    .map(|s| s.name.clone())
+                    .unwrap_or_default()
+            }),
             plies: r.moves.len() as u32,
             spectators,
         }
@@ -395,7 +399,10 @@ impl Live {
         }
         if cmd == Command::Abort {
             if self.rec.moves.len() >= 2 {
-                return refuse(ErrorCode::CannotAbort, "a game can be aborted only before each side has moved");
+                return refuse(
+                    ErrorCode::CannotAbort,
+                    "a game can be aborted only before each side has moved",
+                );
             }
             return Ok(vec![self.end_with(
                 EndState {
@@ -426,7 +433,10 @@ impl Live {
                 now_ms,
             )]),
             Command::OfferDraw => match self.rec.draw_offer.map(side_of) {
-                Some(s) if s == me => refuse(ErrorCode::NoDrawOffer, "your draw offer is waiting for an answer"),
+                Some(s) if s == me => refuse(
+                    ErrorCode::NoDrawOffer,
+                    "your draw offer is waiting for an answer",
+                ),
                 Some(_) => Ok(vec![self.end_with(
                     EndState {
                         winner: None,
@@ -655,7 +665,10 @@ impl Live {
         let AnyGame::Dice(l) = &self.game else {
             return refuse(ErrorCode::CannotRoll, "only dice chess has a die");
         };
-        if self.rec.rolled.is_some() && ply as usize == self.rec.moves.len() && self.game.side_to_move() == me {
+        if self.rec.rolled.is_some()
+            && ply as usize == self.rec.moves.len()
+            && self.game.side_to_move() == me
+        {
             // The same roll asked again after a lost connection: it was rolled once.
             return Ok(Vec::new());
         }
@@ -797,4 +810,3 @@ pub fn check_settings(s: &GameSettings) -> Result<(), Refusal> {
     }
     Ok(())
 }
-

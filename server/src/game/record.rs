@@ -6,7 +6,6 @@ use takhte_core::net::protocol::{Crowd, EndState, ErrorCode, GameSettings};
 use takhte_core::net::{CLAIM_AFTER_MS, LAG_ALLOWANCE_MS};
 use takhte_core::rules::{GameKind, Side};
 
-
 /// The shortest and longest base times and the largest increment a game may have.
 pub const MIN_BASE_MS: u64 = 1_000;
 /// See [`MIN_BASE_MS`].
@@ -117,9 +116,11 @@ impl GameRecord {
 
     /// The seat a token hash holds.
     pub fn seat_of(&self, token_hash: &str) -> Option<Side> {
-        [Side::White, Side::Black]
-            .into_iter()
-            .find(|s| self.seats[s.index()].as_ref().is_some_and(|x| x.token_hash == token_hash))
+        [Side::White, Side::Black].into_iter().find(|s| {
+            self.seats[s.index()]
+                .as_ref()
+                .is_some_and(|x| x.token_hash == token_hash)
+        })
     }
 
     /// The game kind.

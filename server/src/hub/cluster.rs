@@ -59,7 +59,11 @@ enum BusMsg {
         mv: String,
     },
     /// The number of spectators on `from`.
-    Spectators { from: String, code: String, count: u32 },
+    Spectators {
+        from: String,
+        code: String,
+        count: u32,
+    },
 }
 
 impl BusMsg {
@@ -101,7 +105,10 @@ impl Bus {
 
     /// Where it connects, for the log.
     pub fn describe(&self) -> String {
-        format!("Redis {} (cluster '{}', instance {})", self.url, self.prefix, self.instance)
+        format!(
+            "Redis {} (cluster '{}', instance {})",
+            self.url, self.prefix, self.instance
+        )
     }
 
     fn channel(&self) -> String {
@@ -170,7 +177,9 @@ impl Bus {
         let mut online = [false; 2];
         let mut left = [0u64; 2];
         for (field, ms) in all {
-            let Some((seat, who)) = field.split_once(':') else { continue };
+            let Some((seat, who)) = field.split_once(':') else {
+                continue;
+            };
             let i = match seat {
                 "0" => 0,
                 "1" => 1,
@@ -226,7 +235,9 @@ impl Hub {
 
     /// Tells the other instances that a player came or went on this one.
     pub(super) fn presence_changed(&self, code: &str, seat: Side, here: bool) {
-        let Some(bus) = self.bus().cloned() else { return };
+        let Some(bus) = self.bus().cloned() else {
+            return;
+        };
         let code = code.to_string();
         tokio::spawn(async move {
             let _ = bus.mark_seat(&code, seat, here).await;
@@ -241,7 +252,9 @@ impl Hub {
 
     /// Tells the other instances of a spectator's suggestion.
     pub(super) fn suggestion_made(&self, code: &str, ply: u32, token: &str, mv: &str) {
-        let Some(bus) = self.bus().cloned() else { return };
+        let Some(bus) = self.bus().cloned() else {
+            return;
+        };
         let msg = BusMsg::Suggest {
             from: bus.instance.clone(),
             code: code.to_string(),
@@ -256,7 +269,9 @@ impl Hub {
 
     /// Tells the other instances how many spectators this one has on a game.
     pub(super) fn spectators_changed(&self, code: &str, count: u32) {
-        let Some(bus) = self.bus().cloned() else { return };
+        let Some(bus) = self.bus().cloned() else {
+            return;
+        };
         let msg = BusMsg::Spectators {
             from: bus.instance.clone(),
             code: code.to_string(),
@@ -284,7 +299,9 @@ impl Hub {
         else {
             return;
         };
-        let Ok(live) = Live::from_record(rec) else { return };
+        let Ok(live) = Live::from_record(rec) else {
+            return;
+        };
         let texts: Vec<(u64, Arc<str>)> = events
             .into_iter()
             .filter(|(s, _)| *s <= live.rec.seq)
@@ -406,7 +423,13 @@ impl Hub {
             return;
         }
         log!("redis unavailable ({error}): closing the connections until it is back");
-        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let rooms: Vec<Arc<Room>> = self
+            .rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .cloned()
+            .collect();
         let bye = to_text(&ServerMsg::Bye {
             reason: CloseReason::Shutdown,
             message: "the server lost its message bus; reconnect in a moment".into(),
@@ -432,7 +455,13 @@ impl Hub {
     /// Compares the games in memory (those with connections, unless `all`) with the
     /// database and sends on what this instance missed.
     async fn catch_up_all(&self, only_watched: bool) {
-        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let rooms: Vec<Arc<Room>> = self
+            .rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .cloned()
+            .collect();
         let mut codes = Vec::new();
         let mut local = HashMap::new();
         for r in &rooms {
@@ -465,7 +494,9 @@ impl Hub {
             return;
         };
         for code in codes {
-            let Ok(room) = self.room(&code).await else { continue };
+            let Ok(room) = self.room(&code).await else {
+                continue;
+            };
             room.deadline_ms.store(1, Ordering::Relaxed);
         }
         self.tick().await;
@@ -474,8 +505,16 @@ impl Hub {
     /// Refreshes this instance's presence marks and its spectator counts, and reads the
     /// others'.
     async fn refresh_presence(&self) {
-        let Some(bus) = self.bus().cloned() else { return };
-        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let Some(bus) = self.bus().cloned() else {
+            return;
+        };
+        let rooms: Vec<Arc<Room>> = self
+            .rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .cloned()
+            .collect();
         let now = now_ms();
         for r in rooms {
             let mut inner = r.inner.lock().await;
@@ -524,8 +563,12 @@ async fn subscriber(hub: Weak<Hub>, bus: Arc<Bus>) {
             }
             let mut stream = pubsub.into_on_message();
             while let Some(msg) = stream.next().await {
-                let Some(h) = hub.upgrade() else { return Ok(()) };
-                let Ok(text) = msg.get_payload::<String>() else { continue };
+                let Some(h) = hub.upgrade() else {
+                    return Ok(());
+                };
+                let Ok(text) = msg.get_payload::<String>() else {
+                    continue;
+                };
                 if let Ok(m) = serde_json::from_str::<BusMsg>(&text) {
                     h.on_bus(m).await;
                 }

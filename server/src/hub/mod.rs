@@ -159,7 +159,9 @@ pub(crate) fn store_refusal(e: StoreError) -> Refusal {
         },
         other => Refusal {
             code: ErrorCode::Storage,
-            message: format!("the server could not store this ({other}); nothing was changed, try again"),
+            message: format!(
+                "the server could not store this ({other}); nothing was changed, try again"
+            ),
         },
     }
 }
@@ -281,7 +283,10 @@ impl Hub {
 
     /// Loads every game in play, so that their clocks run out even if nobody comes back.
     pub async fn load_running(&self) -> Result<usize, StoreError> {
-        let recs = self.store.at_stage(Stage::Playing, false, 1_000_000).await?;
+        let recs = self
+            .store
+            .at_stage(Stage::Playing, false, 1_000_000)
+            .await?;
         let n = recs.len();
         for rec in recs {
             match Live::from_record(rec) {
@@ -305,7 +310,11 @@ impl Hub {
         actor: &Actor,
         settings: GameSettings,
     ) -> Result<String, Refusal> {
-        let mine = self.store.games_of(&actor.token_hash).await.map_err(store_refusal)?;
+        let mine = self
+            .store
+            .games_of(&actor.token_hash)
+            .await
+            .map_err(store_refusal)?;
         if self.count_open(&mine) >= self.config.max_open_games {
             return Err(Refusal {
                 code: ErrorCode::TooManyGames,
@@ -320,7 +329,11 @@ impl Hub {
         for _ in 0..8 {
             let code = code::generate(&mut rng);
             let live = Live::create(code, settings.clone(), actor, now_ms(), &mut rng)?;
-            match self.store.write(vec![Write::Insert(live.rec.clone())]).await {
+            match self
+                .store
+                .write(vec![Write::Insert(live.rec.clone())])
+                .await
+            {
                 Ok(()) => {
                     let room = self.install(live);
                     let mut inner = room.inner.lock().await;
@@ -475,7 +488,11 @@ impl Hub {
             let inner = room.inner.lock().await;
             if inner.live.rec.seat_of(&actor.token_hash).is_none() {
                 drop(inner);
-                let mine = self.store.games_of(&actor.token_hash).await.map_err(store_refusal)?;
+                let mine = self
+                    .store
+                    .games_of(&actor.token_hash)
+                    .await
+                    .map_err(store_refusal)?;
                 if self.count_open(&mine) >= self.config.max_open_games {
                     return Err(Refusal {
                         code: ErrorCode::TooManyGames,
@@ -489,7 +506,8 @@ impl Hub {
             }
         }
         let mut inner = room.inner.lock().await;
-        self.apply_locked(&room, &mut inner, actor, Command::Join).await?;
+        self.apply_locked(&room, &mut inner, actor, Command::Join)
+            .await?;
         // A spectator who takes the free seat is a player now.
         inner.subs.remove(&conn.id);
         self.subscribe(&room, &mut inner, conn, actor, false);
@@ -620,7 +638,13 @@ impl Hub {
 
     /// The open public games whose creator is connected.
     pub async fn lobby(&self) -> Vec<LobbyEntry> {
-        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let rooms: Vec<Arc<Room>> = self
+            .rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .cloned()
+            .collect();
         let mut out = Vec::new();
         for r in rooms {
             let inner = r.inner.lock().await;
@@ -640,11 +664,22 @@ impl Hub {
 
     /// A player's games that have not ended.
     pub async fn my_games(&self, actor: &Actor) -> Result<Vec<GameSummary>, Refusal> {
-        let recs = self.store.games_of(&actor.token_hash).await.map_err(store_refusal)?;
+        let recs = self
+            .store
+            .games_of(&actor.token_hash)
+            .await
+            .map_err(store_refusal)?;
         let mut out = Vec::new();
         for rec in recs {
-            let Some(seat) = rec.seat_of(&actor.token_hash) else { continue };
-            let in_memory = self.rooms.lock().expect("rooms lock").get(&rec.code).cloned();
+            let Some(seat) = rec.seat_of(&actor.token_hash) else {
+                continue;
+            };
+            let in_memory = self
+                .rooms
+                .lock()
+                .expect("rooms lock")
+                .get(&rec.code)
+                .cloned();
             let summary = match in_memory {
                 Some(room) => room.inner.lock().await.live.summary_for(seat),
                 None => match Live::from_record(rec) {
@@ -719,7 +754,13 @@ impl Hub {
     /// untouched for `idle_ms`.
     pub async fn evict(&self, idle_ms: u64) {
         let now = now_ms();
-        let rooms: Vec<Arc<Room>> = self.rooms.lock().expect("rooms lock").values().cloned().collect();
+        let rooms: Vec<Arc<Room>> = self
+            .rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .cloned()
+            .collect();
         for r in rooms {
             let inner = r.inner.lock().await;
             let quiet = inner.subs.is_empty() && now.saturating_sub(inner.touched_ms) >= idle_ms;

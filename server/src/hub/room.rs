@@ -122,7 +122,12 @@ impl RoomInner {
                 && self.live.rec.end.is_none())
     }
 
-    pub(super) fn watch_view(&self, seat: Option<Side>, spectator: bool, token_hash: &str) -> WatchView {
+    pub(super) fn watch_view(
+        &self,
+        seat: Option<Side>,
+        spectator: bool,
+        token_hash: &str,
+    ) -> WatchView {
         WatchView {
             spectators: self.spectators(),
             suggestions: if self.sees_suggestions(seat, spectator) {

@@ -37,7 +37,10 @@ impl Hub {
         if !already && inner.spectators() as usize >= self.config.max_spectators {
             return Err(Refusal {
                 code: ErrorCode::TooManySpectators,
-                message: format!("this game has {} spectators already", self.config.max_spectators),
+                message: format!(
+                    "this game has {} spectators already",
+                    self.config.max_spectators
+                ),
             });
         }
         self.subscribe(&room, &mut inner, conn, actor, true);
@@ -149,7 +152,12 @@ impl Hub {
             if !rec.settings.spectators {
                 continue;
             }
-            let room = self.rooms.lock().expect("rooms lock").get(&rec.code).cloned();
+            let room = self
+                .rooms
+                .lock()
+                .expect("rooms lock")
+                .get(&rec.code)
+                .cloned();
             let entry = match room {
                 Some(r) => {
                     let inner = r.inner.lock().await;
@@ -165,5 +173,4 @@ impl Hub {
         out.sort_by(|a, b| b.spectators.cmp(&a.spectators).then(b.plies.cmp(&a.plies)));
         Ok(out)
     }
-
 }

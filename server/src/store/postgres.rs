@@ -17,7 +17,10 @@ use crate::game::{GameRecord, Stage};
 /// The migrations, in order: (version, SQL).
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../../migrations/postgres/0001_games.sql")),
-    (2, include_str!("../../migrations/postgres/0002_events_deadlines.sql")),
+    (
+        2,
+        include_str!("../../migrations/postgres/0002_events_deadlines.sql"),
+    ),
 ];
 
 /// An arbitrary key for the advisory lock that serializes migrations between instances.
@@ -239,7 +242,10 @@ impl Storage for Postgres {
     async fn seqs(&self, codes: &[String]) -> Result<Vec<(String, u64)>, StoreError> {
         let client = self.pool.get().await.map_err(unavailable)?;
         let rows = client
-            .query("SELECT code, seq FROM games WHERE code = ANY($1)", &[&codes])
+            .query(
+                "SELECT code, seq FROM games WHERE code = ANY($1)",
+                &[&codes],
+            )
             .await
             .map_err(unavailable)?;
         Ok(rows

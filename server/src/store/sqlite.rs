@@ -16,19 +16,38 @@ use crate::game::{GameRecord, Stage};
 /// The migrations, in order: (version, SQL).
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../../migrations/sqlite/0001_games.sql")),
-    (2, include_str!("../../migrations/sqlite/0002_events_deadlines.sql")),
+    (
+        2,
+        include_str!("../../migrations/sqlite/0002_events_deadlines.sql"),
+    ),
 ];
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 128;
 
 enum Job {
-    Load(String, oneshot::Sender<Result<Option<GameRecord>, StoreError>>),
+    Load(
+        String,
+        oneshot::Sender<Result<Option<GameRecord>, StoreError>>,
+    ),
     Write(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
     GamesOf(String, oneshot::Sender<Result<Vec<GameRecord>, StoreError>>),
-    AtStage(Stage, bool, usize, oneshot::Sender<Result<Vec<GameRecord>, StoreError>>),
-    EventsSince(String, u64, usize, oneshot::Sender<Result<Vec<(u64, String)>, StoreError>>),
-    Seqs(Vec<String>, oneshot::Sender<Result<Vec<(String, u64)>, StoreError>>),
+    AtStage(
+        Stage,
+        bool,
+        usize,
+        oneshot::Sender<Result<Vec<GameRecord>, StoreError>>,
+    ),
+    EventsSince(
+        String,
+        u64,
+        usize,
+        oneshot::Sender<Result<Vec<(u64, String)>, StoreError>>,
+    ),
+    Seqs(
+        Vec<String>,
+        oneshot::Sender<Result<Vec<(String, u64)>, StoreError>>,
+    ),
     Due(u64, usize, oneshot::Sender<Result<Vec<String>, StoreError>>),
 }
 
@@ -146,7 +165,9 @@ fn worker(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
 
 fn load(conn: &Connection, code: &str) -> Result<Option<GameRecord>, StoreError> {
     let json: Option<String> = conn
-        .query_row("SELECT record FROM games WHERE code = ?1", [code], |r| r.get(0))
+        .query_row("SELECT record FROM games WHERE code = ?1", [code], |r| {
+            r.get(0)
+        })
         .optional()
         .map_err(unavailable)?;
     json.map(|j| parse_record(&j)).transpose()
@@ -197,7 +218,9 @@ fn events_since(
     limit: usize,
 ) -> Result<Vec<(u64, String)>, StoreError> {
     let mut stmt = conn
-        .prepare_cached("SELECT seq, body FROM events WHERE code = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3")
+        .prepare_cached(
+            "SELECT seq, body FROM events WHERE code = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+        )
         .map_err(unavailable)?;
     let rows = stmt
         .query_map(params![code, since as i64, limit as i64], |r| {
@@ -340,7 +363,8 @@ impl Storage for Sqlite {
     }
 
     async fn games_of(&self, token_hash: &str) -> Result<Vec<GameRecord>, StoreError> {
-        self.ask(|tx| Job::GamesOf(token_hash.to_string(), tx)).await?
+        self.ask(|tx| Job::GamesOf(token_hash.to_string(), tx))
+            .await?
     }
 
     async fn at_stage(

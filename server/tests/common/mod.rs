@@ -75,7 +75,10 @@ impl Server {
             addr,
             db: db.to_path_buf(),
             options: options.iter().map(|s| s.to_string()).collect(),
-            env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
         }
     }
 
@@ -105,7 +108,9 @@ impl Server {
                     std::mem::forget(s);
                     return;
                 }
-                Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(200)),
+                Err(_) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(200))
+                }
                 Err(e) => std::panic::resume_unwind(e),
             }
         }
@@ -307,7 +312,9 @@ impl Raw {
             match self.ws.read() {
                 Ok(tungstenite::Message::Text(t)) => {
                     self.seen.push(t.to_string());
-                    return Some(serde_json::from_str(t.as_str()).expect("the server's JSON reads"));
+                    return Some(
+                        serde_json::from_str(t.as_str()).expect("the server's JSON reads"),
+                    );
                 }
                 Ok(tungstenite::Message::Close(_)) => return None,
                 Ok(_) => continue,
@@ -322,7 +329,10 @@ impl Raw {
             match self.recv() {
                 Some(m) if f(&m) => return m,
                 Some(_) => continue,
-                None => panic!("closed or silent before the expected message; seen: {:?}", self.seen),
+                None => panic!(
+                    "closed or silent before the expected message; seen: {:?}",
+                    self.seen
+                ),
             }
         }
     }
@@ -397,7 +407,9 @@ pub fn bot_game(
 pub fn stored(db: &Path, code: &str) -> takhte_server::game::GameRecord {
     let conn = rusqlite::Connection::open(db).unwrap();
     let json: String = conn
-        .query_row("SELECT record FROM games WHERE code = ?1", [code], |r| r.get(0))
+        .query_row("SELECT record FROM games WHERE code = ?1", [code], |r| {
+            r.get(0)
+        })
         .unwrap();
     serde_json::from_str(&json).unwrap()
 }

@@ -27,7 +27,10 @@ impl Services {
             std::env::var("TAKHTE_TEST_REDIS"),
         ) {
             (Ok(pg), Ok(redis)) if !pg.is_empty() && !redis.is_empty() => Services {
-                pg_base: pg.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(pg),
+                pg_base: pg
+                    .rsplit_once('/')
+                    .map(|(b, _)| b.to_string())
+                    .unwrap_or(pg),
                 redis,
                 own: None,
             },
@@ -58,7 +61,10 @@ impl Services {
         };
         let pg = value("TAKHTE_TEST_PG");
         Services {
-            pg_base: pg.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(pg),
+            pg_base: pg
+                .rsplit_once('/')
+                .map(|(b, _)| b.to_string())
+                .unwrap_or(pg),
             redis: value("TAKHTE_TEST_REDIS"),
             own: Some(dir),
         }
@@ -86,7 +92,10 @@ impl Services {
     }
 
     fn control(&self, what: &str) {
-        let dir = self.own.as_ref().expect("only a test's own services are stopped");
+        let dir = self
+            .own
+            .as_ref()
+            .expect("only a test's own services are stopped");
         let ok = Command::new("bash")
             .arg(script())
             .arg(what)

@@ -1,0 +1,261 @@
+//! Sharing the game on the board as text (PGN for chess) and opening a game from text: the
+//! adapter between the share sheet, the import screen and `game::share`. No rules here.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use slint::{ComponentHandle, SharedString};
+
+use crate::game::share::{self, ImportError, Players};
+use crate::game::{Controller, Layout, Opponent, SystemRandomness};
+use crate::rules::{GameKind, Side};
+
+use super::{App, AppState};
+
+/// Whether the game on the board can be shared: it has a move, and it is not an online
+/// minesweeper game (its mines are the server's: this device's copy of the start position
+/// has none, so its text would not be the game).
+pub fn can_share(c: &Controller) -> bool {
+    let online = c.is_online() || c.is_watching();
+    !c.session().moves().is_empty() && (!online || c.session().kind() != GameKind::MineChess)
+}
+
+/// A file name for a shared game: `takhte-chess-20261202-101500.pgn`.
+fn file_name(kind: GameKind, unix: u64) -> String {
+    let date = share::pgn_date(unix).replace('.', "");
+    let s = unix % 86_400;
+    format!(
+        "takhte-{}-{date}-{:02}{:02}{:02}.pgn",
+        kind.name(),
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
+/// Writes `text` to `dir/name` by way of a temporary file, so a full disk leaves no half file.
+/// An existing file of that name is kept: a number is added to the new one.
+fn write_new(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let stem = name.trim_end_matches(".pgn");
+    let mut path = dir.join(name);
+    let mut n = 2;
+    while path.exists() {
+        path = dir.join(format!("{stem}-{n}.pgn"));
+        n += 1;
+    }
+    let tmp = path.with_extension("pgn.tmp");
+    let written = std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, &path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map(|_| path)
+}
+
+impl AppState {
+    /// The players' names for the `White` and `Black` tags.
+    fn share_players(&self, c: &Controller) -> Players {
+        let mut names = [String::from("?"), String::from("?")];
+        match c.opponent() {
+            Opponent::Computer { level, human } => {
+                names[human.opponent().index()] = format!("Takhte level {level}");
+                if !self.settings.player_name.is_empty() {
+                    names[human.index()] = self.settings.player_name.clone();
+                }
+            }
+            Opponent::Online { .. } | Opponent::Watching => {
+                if let Some(m) = self
+                    .online
+                    .current
+                    .as_ref()
+                    .and_then(|code| self.online.mirrors.get(code))
+                {
+                    for side in [Side::White, Side::Black] {
+                        if let Some(name) = &m.seats[side.index()].name {
+                            names[side.index()] = name.clone();
+                        }
+                    }
+                }
+            }
+            Opponent::PassAndPlay => {}
+        }
+        let [white, black] = names;
+        Players { white, black }
+    }
+
+    /// Opens the share sheet with the text of the game on the board.
+    pub fn share(&mut self) {
+        let (Some(ui), Some(c)) = (self.ui(), self.controller.as_ref()) else {
+            return;
+        };
+        if !can_share(c) {
+            return;
+        }
+        let text = share::export(
+            c.session(),
+            &self.share_players(c),
+            &share::pgn_date(crate::store::now_unix()),
+        );
+        let about = if c.session().kind() == GameKind::Chess {
+            "share-about-pgn"
+        } else {
+            "share-about-record"
+        };
+        let app = ui.global::<App>();
+        app.set_share_text(text.into());
+        app.set_share_about(self.tr(about).into());
+        app.set_share_note(SharedString::default());
+        app.set_share_open(true);
+    }
+
+    /// The share sheet's Copy was pressed (the sheet copied the text itself).
+    pub fn share_copied(&mut self) {
+        if let Some(ui) = self.ui() {
+            ui.global::<App>()
+                .set_share_note(self.tr("share-copied").into());
+        }
+    }
+
+    /// Where shared games are saved: the user's Downloads folder on a desktop that has one
+    /// (when the app keeps its data in the usual place), else `exports/` in the data folder.
+    pub fn export_dir(&self) -> PathBuf {
+        let data = self.store.as_ref().map(|s| s.dir().to_path_buf());
+        let usual = data
+            .as_ref()
+            .is_some_and(|d| *d == crate::store::Store::default_dir(None));
+        if usual && !cfg!(target_os = "android") {
+            if let Some(downloads) = directories::UserDirs::new()
+                .and_then(|u| u.download_dir().map(Path::to_path_buf))
+                .filter(|d| d.is_dir())
+            {
+                return downloads;
+            }
+        }
+        data.unwrap_or_else(|| crate::store::Store::default_dir(None))
+            .join("exports")
+    }
+
+    /// Saves the shared text as a `.pgn` file and says where (or why not).
+    pub fn share_save(&mut self) {
+        let (Some(ui), Some(c)) = (self.ui(), self.controller.as_ref()) else {
+            return;
+        };
+        let app = ui.global::<App>();
+        let text = app.get_share_text().to_string();
+        let name = file_name(c.session().kind(), crate::store::now_unix());
+        let note = match write_new(&self.export_dir(), &name, &text) {
+            Ok(path) => self.i18n.tr_args(
+                "share-saved",
+                &[("path", self.isolate(&path.display().to_string()))],
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::StorageFull => self.tr("share-disk-full"),
+            Err(e) => self.i18n.tr_args(
+                "share-save-failed",
+                &[("reason", self.isolate(&e.to_string()))],
+            ),
+        };
+        app.set_share_note(note.into());
+    }
+
+    /// Shows the import screen, empty of old errors.
+    pub fn open_import(&mut self) {
+        if let Some(ui) = self.ui() {
+            ui.global::<App>().set_import_error(SharedString::default());
+        }
+        self.open("import");
+    }
+
+    /// Why a text is not a game, in the user's language.
+    fn import_error_text(&self, e: &ImportError) -> String {
+        match e {
+            ImportError::Empty => self.tr("import-error-empty"),
+            ImportError::Variant(name) => self
+                .i18n
+                .tr_args("import-error-variant", &[("name", self.isolate(name))]),
+            ImportError::Position(_) => self.tr("import-error-position"),
+            ImportError::Move { numbered, .. } => self
+                .i18n
+                .tr_args("import-error-move", &[("move", self.isolate(numbered))]),
+        }
+    }
+
+    /// Reads the pasted text and opens the game for review at its last move, as a game for
+    /// two players on this device (kept with the saved games). A text that is not a game
+    /// leaves the screen as it is, with the reason.
+    pub fn import_game(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let app = ui.global::<App>();
+        let text = app.get_import_text().to_string();
+        let session = share::import(&text)
+            .map_err(|e| self.import_error_text(&e))
+            .and_then(|imported| {
+                share::session_of(&imported).map_err(|_| self.tr("import-error-position"))
+            });
+        let session = match session {
+            Ok(s) => s,
+            Err(message) => {
+                app.set_import_error(message.into());
+                return;
+            }
+        };
+        let finished = session.final_end().is_some();
+        let mut c = Controller::from_session(
+            session,
+            Opponent::PassAndPlay,
+            Layout::Fixed,
+            None,
+            Arc::clone(&self.engine),
+            Box::new(SystemRandomness),
+        );
+        let n = c.session().moves().len();
+        c.review_to(n);
+        self.save_now();
+        self.last_game = None;
+        self.install(c, None);
+        self.result_closed = self.result_closed || finished;
+        app.set_import_text(SharedString::default());
+        app.set_import_error(SharedString::default());
+        self.open("game");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_shared_once_it_has_a_move() {
+        let mut c = Controller::new(
+            crate::game::NewGame::pass_and_play(GameKind::MineChess),
+            Arc::new(crate::ai::Standard),
+            Box::new(SystemRandomness),
+        )
+        .unwrap();
+        assert!(!can_share(&c));
+        c.drag(
+            crate::rules::Square::parse("e2", 10).unwrap(),
+            crate::rules::Square::parse("e4", 10).unwrap(),
+        );
+        assert!(
+            can_share(&c),
+            "a local minesweeper game is shared with its mines"
+        );
+    }
+
+    #[test]
+    fn file_names_and_no_overwrite() {
+        assert_eq!(
+            file_name(GameKind::Draughts, 1_764_671_705),
+            "takhte-draughts-20251202-103505.pgn"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let a = write_new(dir.path(), "x.pgn", "one").unwrap();
+        let b = write_new(dir.path(), "x.pgn", "two").unwrap();
+        assert_ne!(a, b);
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "one");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "two");
+        assert!(b.ends_with("x-2.pgn"));
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 2, "no temporary file left");
+    }
+}
