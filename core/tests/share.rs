@@ -117,6 +117,23 @@ fn pgn_from_elsewhere_with_comments_and_variations_reads() {
 }
 
 #[test]
+fn pgn_from_other_programs_reads() {
+    // Clock comments, a variation, a NAG, move numbers glued to moves, castling with zeros.
+    let text = "[Event \"Casual\"]\n[Site \"https://example.org\"]\n[Result \"1-0\"]\n\n\
+        1.e4 { [%clk 0:03:00] } 1...e5 2.Nf3 $1 (2.f4 exf4) Nc6 3.Bc4 Nf6 4.0-0 Bc5?! \
+        5.d3 d6 1-0";
+    let g = import(text).unwrap();
+    assert_eq!(
+        g.moves,
+        ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f8c5", "d2d3", "d7d6"]
+    );
+    assert_eq!(
+        g.end.map(|e| e.result()),
+        Some(takhte_core::rules::GameResult::Win(Side::White))
+    );
+}
+
+#[test]
 fn bad_texts_are_refused_with_their_reason() {
     assert_eq!(import(""), Err(ImportError::Empty));
     assert!(matches!(

@@ -285,6 +285,14 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             word
         };
         let word = word.trim_end_matches(['!', '?']);
+        // Castling written with zeros, as some programs do.
+        let castle;
+        let word = if matches!(&game, AnyGame::Chess(_)) && word.starts_with("0-0") {
+            castle = word.replace('0', "O");
+            castle.as_str()
+        } else {
+            word
+        };
         if word.is_empty() {
             continue;
         }
