@@ -32,8 +32,8 @@ fn view(app: &TakhteApp) -> takhte::game::View {
     app.state.borrow().controller.as_ref().unwrap().view()
 }
 
-#[test]
-fn a_player_meets_the_app() {
+/// An app in English on a 400 × 800 window, with its data in a scratch folder.
+fn fresh_app() -> (tempfile::TempDir, TakhteApp) {
     i_slint_backend_testing::init_no_event_loop();
     let dir = tempfile::tempdir().unwrap();
     let app = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
@@ -42,6 +42,12 @@ fn a_player_meets_the_app() {
         .window()
         .set_size(slint::LogicalSize::new(400.0, 800.0));
     app.window.show().unwrap();
+    (dir, app)
+}
+
+#[test]
+fn a_player_meets_the_app() {
+    let (dir, app) = fresh_app();
 
     // A timed game against nobody: the clock runs, and stops while the settings are open.
     press(&app, "Chess");
@@ -142,14 +148,7 @@ fn a_player_meets_the_app() {
 
 #[test]
 fn a_game_is_shared_and_opened_again() {
-    i_slint_backend_testing::init_no_event_loop();
-    let dir = tempfile::tempdir().unwrap();
-    let app = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
-    app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
-    app.window
-        .window()
-        .set_size(slint::LogicalSize::new(400.0, 800.0));
-    app.window.show().unwrap();
+    let (dir, app) = fresh_app();
     let g = app.window.global::<App>();
 
     press(&app, "Chess");

@@ -217,17 +217,34 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
         r.send(&ClientMsg::Create { settings: s });
         assert_eq!(r.error().0, ErrorCode::BadSettings);
     }
-    // Open games per player: two, then refused.
+    // Open games per player: two, then refused; a game that has ended does not count.
+    let mut codes = Vec::new();
     for _ in 0..2 {
         r.send(&ClientMsg::Create {
             settings: settings(GameKind::Chess, None),
         });
-        r.state();
+        codes.push(r.state().code);
     }
     r.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
     });
-    assert_eq!(r.error().0, ErrorCode::TooManyGames);
+    let (code, message) = r.error();
+    assert_eq!(code, ErrorCode::TooManyGames);
+    assert!(message.contains("you have 2 games"), "{message}");
+    r.send(&ClientMsg::Abort {
+        code: codes[0].clone(),
+    });
+    r.send(&ClientMsg::Create {
+        settings: settings(GameKind::Chess, None),
+    });
+    let third = r.state();
+    assert!(!codes.contains(&third.code), "a new game after one ended");
+    r.send(&ClientMsg::Create {
+        settings: settings(GameKind::Chess, None),
+    });
+    let (code, message) = r.error();
+    assert_eq!(code, ErrorCode::TooManyGames);
+    assert!(message.contains("you have 2 games"), "{message}");
 
     // A message over the limit closes the connection with its reason.
     let mut big = Raw::hello(&server.addr, "Big");

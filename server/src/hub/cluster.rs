@@ -423,13 +423,7 @@ impl Hub {
             return;
         }
         log!("redis unavailable ({error}): closing the connections until it is back");
-        let rooms: Vec<Arc<Room>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
-            .values()
-            .cloned()
-            .collect();
+        let rooms: Vec<Arc<Room>> = self.all_rooms();
         let bye = to_text(&ServerMsg::Bye {
             reason: CloseReason::Shutdown,
             message: "the server lost its message bus; reconnect in a moment".into(),
@@ -455,13 +449,7 @@ impl Hub {
     /// Compares the games in memory (those with connections, unless `all`) with the
     /// database and sends on what this instance missed.
     async fn catch_up_all(&self, only_watched: bool) {
-        let rooms: Vec<Arc<Room>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
-            .values()
-            .cloned()
-            .collect();
+        let rooms: Vec<Arc<Room>> = self.all_rooms();
         let mut codes = Vec::new();
         let mut local = HashMap::new();
         for r in &rooms {
@@ -508,13 +496,7 @@ impl Hub {
         let Some(bus) = self.bus().cloned() else {
             return;
         };
-        let rooms: Vec<Arc<Room>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
-            .values()
-            .cloned()
-            .collect();
+        let rooms: Vec<Arc<Room>> = self.all_rooms();
         let now = now_ms();
         for r in rooms {
             let mut inner = r.inner.lock().await;

@@ -299,8 +299,34 @@ impl Hub {
         Ok(n)
     }
 
-    fn count_open(&self, games: &[crate::game::GameRecord]) -> usize {
-        games.iter().filter(|g| g.stage() != Stage::Ended).count()
+    /// Every game in memory now (a copy of the list: no lock is held after).
+    fn all_rooms(&self) -> Vec<Arc<Room>> {
+        self.rooms
+            .lock()
+            .expect("rooms lock")
+            .values()
+            .cloned()
+            .collect()
+    }
+
+    /// Refuses a player who already has as many games that have not ended as one may.
+    async fn check_open_games(&self, actor: &Actor) -> Result<(), Refusal> {
+        let mine = self
+            .store
+            .games_of(&actor.token_hash)
+            .await
+            .map_err(store_refusal)?;
+        let open = mine.iter().filter(|g| g.stage() != Stage::Ended).count();
+        if open >= self.config.max_open_games {
+            return Err(Refusal {
+                code: ErrorCode::TooManyGames,
+                message: format!(
+                    "you have {open} games that have not ended (at most {})",
+                    self.config.max_open_games
+                ),
+            });
+        }
+        Ok(())
     }
 
     /// Creates a game; the creator's connection opens it and gets its state. Returns the code.
@@ -310,21 +336,7 @@ impl Hub {
         actor: &Actor,
         settings: GameSettings,
     ) -> Result<String, Refusal> {
-        let mine = self
-            .store
-            .games_of(&actor.token_hash)
-            .await
-            .map_err(store_refusal)?;
-        if self.count_open(&mine) >= self.config.max_open_games {
-            return Err(Refusal {
-                code: ErrorCode::TooManyGames,
-                message: format!(
-                    "you have {} games that have not ended (at most {})",
-                    mine.len(),
-                    self.config.max_open_games
-                ),
-            });
-        }
+        self.check_open_games(actor).await?;
         let mut rng = self.rng();
         for _ in 0..8 {
             let code = code::generate(&mut rng);
@@ -488,21 +500,7 @@ impl Hub {
             let inner = room.inner.lock().await;
             if inner.live.rec.seat_of(&actor.token_hash).is_none() {
                 drop(inner);
-                let mine = self
-                    .store
-                    .games_of(&actor.token_hash)
-                    .await
-                    .map_err(store_refusal)?;
-                if self.count_open(&mine) >= self.config.max_open_games {
-                    return Err(Refusal {
-                        code: ErrorCode::TooManyGames,
-                        message: format!(
-                            "you have {} games that have not ended (at most {})",
-                            mine.len(),
-                            self.config.max_open_games
-                        ),
-                    });
-                }
+                self.check_open_games(actor).await?;
             }
         }
         let mut inner = room.inner.lock().await;
@@ -638,13 +636,7 @@ impl Hub {
 
     /// The open public games whose creator is connected.
     pub async fn lobby(&self) -> Vec<LobbyEntry> {
-        let rooms: Vec<Arc<Room>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
-            .values()
-            .cloned()
-            .collect();
+        let rooms: Vec<Arc<Room>> = self.all_rooms();
         let mut out = Vec::new();
         for r in rooms {
             let inner = r.inner.lock().await;
@@ -754,13 +746,7 @@ impl Hub {
     /// untouched for `idle_ms`.
     pub async fn evict(&self, idle_ms: u64) {
         let now = now_ms();
-        let rooms: Vec<Arc<Room>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
-            .values()
-            .cloned()
-            .collect();
+        let rooms: Vec<Arc<Room>> = self.all_rooms();
         for r in rooms {
             let inner = r.inner.lock().await;
             let quiet = inner.subs.is_empty() && now.saturating_sub(inner.touched_ms) >= idle_ms;
