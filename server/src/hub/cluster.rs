@@ -343,7 +343,7 @@ impl Hub {
             | BusMsg::Suggest { code, .. }
             | BusMsg::Spectators { code, .. } => code.clone(),
         };
-        let room = self.rooms.lock().expect("rooms lock").get(&code).cloned();
+        let room = self.in_memory(&code);
         let Some(room) = room else { return };
         let mut inner = room.inner.lock().await;
         match msg {

@@ -299,6 +299,11 @@ impl Hub {
         Ok(n)
     }
 
+    /// The game `code` if it is in memory.
+    fn in_memory(&self, code: &str) -> Option<Arc<Room>> {
+        self.rooms.lock().expect("rooms lock").get(code).cloned()
+    }
+
     /// Every game in memory now (a copy of the list: no lock is held after).
     fn all_rooms(&self) -> Vec<Arc<Room>> {
         self.rooms
@@ -479,7 +484,7 @@ impl Hub {
 
     /// Stops a connection's events of a game.
     pub async fn close(&self, conn_id: u64, code: &str) {
-        let room = self.rooms.lock().expect("rooms lock").get(code).cloned();
+        let room = self.in_memory(code);
         if let Some(room) = room {
             let mut inner = room.inner.lock().await;
             self.unsubscribe(&room, &mut inner, conn_id);
@@ -666,12 +671,7 @@ impl Hub {
             let Some(seat) = rec.seat_of(&actor.token_hash) else {
                 continue;
             };
-            let in_memory = self
-                .rooms
-                .lock()
-                .expect("rooms lock")
-                .get(&rec.code)
-                .cloned();
+            let in_memory = self.in_memory(&rec.code);
             let summary = match in_memory {
                 Some(room) => room.inner.lock().await.live.summary_for(seat),
                 None => match Live::from_record(rec) {

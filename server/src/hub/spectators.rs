@@ -152,12 +152,7 @@ impl Hub {
             if !rec.settings.spectators {
                 continue;
             }
-            let room = self
-                .rooms
-                .lock()
-                .expect("rooms lock")
-                .get(&rec.code)
-                .cloned();
+            let room = self.in_memory(&rec.code);
             let entry = match room {
                 Some(r) => {
                     let inner = r.inner.lock().await;
