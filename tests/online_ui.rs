@@ -4,31 +4,12 @@
 
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::*;
 use i_slint_backend_testing::ElementHandle;
-use slint::platform::PointerEventButton;
 use slint::ComponentHandle;
 use takhte::ui::{App, TakhteApp};
-
-fn find(app: &TakhteApp, label: &str) -> ElementHandle {
-    ElementHandle::find_by_accessible_label(&app.window, label)
-        .next()
-        .unwrap_or_else(|| panic!("no element labelled '{label}'"))
-}
-
-fn press(app: &TakhteApp, label: &str) {
-    find(app, label).invoke_accessible_default_action();
-}
-
-fn tap(app: &TakhteApp, square: &str) {
-    let handle = ElementHandle::find_by_accessible_label(&app.window, square)
-        .find(|h| h.size().width > 10.0)
-        .unwrap_or_else(|| panic!("no square {square}"));
-    handle.mock_single_click(PointerEventButton::Left);
-}
-
-fn screen(app: &TakhteApp) -> String {
-    app.window.global::<App>().get_screen().to_string()
-}
 
 fn moves(app: &TakhteApp) -> Vec<String> {
     app.state

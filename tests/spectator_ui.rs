@@ -5,28 +5,15 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use i_slint_backend_testing::ElementHandle;
-use slint::platform::PointerEventButton;
+mod common;
+
+use common::*;
 use slint::{ComponentHandle, Model};
 use takhte::game::view::mark;
 use takhte::net::bot::{self, BotConfig, BotRole};
 use takhte::net::protocol::{ColourChoice, GameSettings};
 use takhte::rules::{GameKind, Square};
 use takhte::ui::{App, TakhteApp};
-
-fn press(app: &TakhteApp, label: &str) {
-    ElementHandle::find_by_accessible_label(&app.window, label)
-        .next()
-        .unwrap_or_else(|| panic!("no element labelled '{label}'"))
-        .invoke_accessible_default_action();
-}
-
-fn tap(app: &TakhteApp, square: &str) {
-    ElementHandle::find_by_accessible_label(&app.window, square)
-        .find(|h| h.size().width > 10.0)
-        .unwrap_or_else(|| panic!("no square {square}"))
-        .mock_single_click(PointerEventButton::Left);
-}
 
 fn until(app: &TakhteApp, what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(20);

@@ -2,37 +2,13 @@
 //! moves by tapping squares, the die, the sapper action, undo, the language switch with its
 //! mirrored layout, and resuming a saved game. One test function: one platform per process.
 
-use i_slint_backend_testing::ElementHandle;
-use slint::platform::PointerEventButton;
+mod common;
+
+use common::*;
 use slint::ComponentHandle;
 use takhte::game::view::mark;
 use takhte::rules::{GameKind, Square};
 use takhte::ui::{App, TakhteApp, T};
-
-fn find(app: &TakhteApp, label: &str) -> ElementHandle {
-    ElementHandle::find_by_accessible_label(&app.window, label)
-        .next()
-        .unwrap_or_else(|| panic!("no element labelled '{label}'"))
-}
-
-fn press(app: &TakhteApp, label: &str) {
-    find(app, label).invoke_accessible_default_action();
-}
-
-/// A real tap (pointer down and up) on a board square, through the board's touch area.
-fn tap(app: &TakhteApp, square: &str) {
-    let all: Vec<ElementHandle> =
-        ElementHandle::find_by_accessible_label(&app.window, square).collect();
-    let handle = all
-        .into_iter()
-        .find(|h| h.size().width > 10.0)
-        .unwrap_or_else(|| panic!("no square {square}"));
-    handle.mock_single_click(PointerEventButton::Left);
-}
-
-fn screen(app: &TakhteApp) -> String {
-    app.window.global::<App>().get_screen().to_string()
-}
 
 fn moves(app: &TakhteApp) -> Vec<String> {
     app.state
@@ -49,10 +25,6 @@ fn start_two_player(app: &TakhteApp, game: &str) {
     press(app, "Two players on this device");
     press(app, "Start");
     assert_eq!(screen(app), "game");
-}
-
-fn view(app: &TakhteApp) -> takhte::game::View {
-    app.state.borrow().controller.as_ref().unwrap().view()
 }
 
 #[test]

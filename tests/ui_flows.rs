@@ -2,35 +2,11 @@
 //! off screen stops its clocks, a finished game is reviewed rather than continued, and the last
 //! new game's choices are offered again. Slint's testing backend, no display.
 
-use i_slint_backend_testing::ElementHandle;
-use slint::platform::PointerEventButton;
+mod common;
+
+use common::*;
 use slint::{ComponentHandle, Model};
 use takhte::ui::{App, TakhteApp};
-
-fn find(app: &TakhteApp, label: &str) -> ElementHandle {
-    ElementHandle::find_by_accessible_label(&app.window, label)
-        .find(|h| h.size().width > 1.0)
-        .unwrap_or_else(|| panic!("no element labelled '{label}'"))
-}
-
-fn press(app: &TakhteApp, label: &str) {
-    find(app, label).invoke_accessible_default_action();
-}
-
-fn tap(app: &TakhteApp, square: &str) {
-    ElementHandle::find_by_accessible_label(&app.window, square)
-        .find(|h| h.size().width > 10.0)
-        .unwrap_or_else(|| panic!("no square {square}"))
-        .mock_single_click(PointerEventButton::Left);
-}
-
-fn screen(app: &TakhteApp) -> String {
-    app.window.global::<App>().get_screen().to_string()
-}
-
-fn view(app: &TakhteApp) -> takhte::game::View {
-    app.state.borrow().controller.as_ref().unwrap().view()
-}
 
 /// An app in English on a 400 × 800 window, with its data in a scratch folder.
 fn fresh_app() -> (tempfile::TempDir, TakhteApp) {
@@ -81,14 +57,7 @@ fn a_player_meets_the_app() {
     assert!(view(&app).result.is_none());
     press(&app, "More");
     press(&app, "Resign");
-    let sure = ElementHandle::find_by_accessible_label(&app.window, "Resign")
-        .filter(|h| {
-            h.size().width > 1.0
-                && h.accessible_role() == Some(i_slint_backend_testing::AccessibleRole::Button)
-        })
-        .last()
-        .unwrap();
-    sure.invoke_accessible_default_action();
+    press_last_button(&app, "Resign");
     assert!(view(&app).result.is_some(), "resigned after saying so");
     press(&app, "Home");
 
@@ -111,14 +80,7 @@ fn a_player_meets_the_app() {
     press(&app, "Keep it");
     assert_eq!(app.window.global::<App>().get_saved().row_count(), before);
     press(&app, "Delete");
-    let confirm = ElementHandle::find_by_accessible_label(&app.window, "Delete")
-        .filter(|h| {
-            h.size().width > 1.0
-                && h.accessible_role() == Some(i_slint_backend_testing::AccessibleRole::Button)
-        })
-        .last()
-        .unwrap();
-    confirm.invoke_accessible_default_action();
+    press_last_button(&app, "Delete");
     assert_eq!(
         app.window.global::<App>().get_saved().row_count(),
         before - 1

@@ -5,12 +5,12 @@
 mod common;
 
 use std::path::Path;
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use common::services::Services;
 use common::*;
-use takhte_core::net::bot::{self, BotRole};
+use takhte_core::net::bot::BotRole;
 use takhte_core::net::mirror::Mirror;
 use takhte_core::net::protocol::{
     ClientMsg, ClockSpec, ColourChoice, ErrorCode, GameEvent, GameSettings, ServerMsg,
@@ -83,19 +83,11 @@ fn players_and_a_spectator_on_three_instances_play_every_kind() {
     let s2 = instance(&db, &services.redis, &name, &[]);
     let s3 = instance(&db, &services.redis, &name, &[]);
     for kind in GameKind::ALL {
-        let mut a = bot_config(&s1.addr, "Ana", 2, BotRole::Create(watched(kind, None)));
+        let mut a = bot_config(&s1.addr, "Ana", 2, BotRole::Join(String::new()));
         let mut b = bot_config(&s2.addr, "Bahram", 1, BotRole::Join(String::new()));
         a.delay_ms = 40;
         b.delay_ms = 40;
-        let (tx, rx) = std::sync::mpsc::channel::<String>();
-        let tx = Mutex::new(tx);
-        a.on_code = Some(Arc::new(move |c: &str| {
-            let _ = tx.lock().unwrap().send(c.to_string());
-        }));
-        let ha = std::thread::spawn(move || bot::play(a).unwrap());
-        let code = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-        b.role = BotRole::Join(code.clone());
-        let hb = std::thread::spawn(move || bot::play(b).unwrap());
+        let (code, ha, hb) = start_bot_game(a, b, watched(kind, None));
         std::thread::sleep(Duration::from_millis(700));
 
         // The spectator, on the third instance, arrives mid-game and suggests every turn.
@@ -390,16 +382,7 @@ fn redis_restarted_and_postgres_down() {
     let mut b = bot_config(&s2.addr, "Bahram", 1, BotRole::Join(String::new()));
     a.delay_ms = 60;
     b.delay_ms = 60;
-    a.role = BotRole::Create(watched(GameKind::Draughts, None));
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    let tx = Mutex::new(tx);
-    a.on_code = Some(Arc::new(move |c: &str| {
-        let _ = tx.lock().unwrap().send(c.to_string());
-    }));
-    let ha = std::thread::spawn(move || bot::play(a).unwrap());
-    let code = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-    b.role = BotRole::Join(code.clone());
-    let hb = std::thread::spawn(move || bot::play(b).unwrap());
+    let (code, ha, hb) = start_bot_game(a, b, watched(GameKind::Draughts, None));
     std::thread::sleep(Duration::from_millis(1_200));
     let mut watcher = Raw::hello(&s1.addr, "Watcher");
     watcher.send(&ClientMsg::Watch {

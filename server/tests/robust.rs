@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
-use takhte_core::net::bot::{self, BotRole};
+use takhte_core::net::bot::BotRole;
 use takhte_core::rules::GameKind;
 
 /// Both players' connections go through proxies that the test cuts again and again while the
@@ -88,16 +88,7 @@ fn a_server_killed_and_restarted_carries_on() {
         let mut b = bot_config(&server.addr, "Bahram", 1, BotRole::Join(String::new()));
         a.delay_ms = 60;
         b.delay_ms = 60;
-        a.role = BotRole::Create(settings(kind, None));
-        let (tx, rx) = std::sync::mpsc::channel::<String>();
-        let tx = std::sync::Mutex::new(tx);
-        a.on_code = Some(Arc::new(move |c: &str| {
-            let _ = tx.lock().unwrap().send(c.to_string());
-        }));
-        let ha = std::thread::spawn(move || bot::play(a).expect("bot a"));
-        let code = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-        b.role = BotRole::Join(code.clone());
-        let hb = std::thread::spawn(move || bot::play(b).expect("bot b"));
+        let (code, ha, hb) = start_bot_game(a, b, settings(kind, None));
         // Let some moves happen, then crash the server twice.
         for pause in [1200, 900] {
             std::thread::sleep(Duration::from_millis(pause));

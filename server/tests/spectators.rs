@@ -5,11 +5,10 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::*;
-use takhte_core::net::bot::{self, BotRole};
+use takhte_core::net::bot::BotRole;
 use takhte_core::net::protocol::{
     ClientMsg, ColourChoice, Crowd, ErrorCode, GameEvent, GameSettings, ServerMsg, Tally,
 };
@@ -80,24 +79,11 @@ fn a_spectator_arriving_mid_game_gets_the_whole_game_then_every_move() {
     let db = dir.path().join("w.sqlite");
     let server = Server::start(&db, &["--msgs-per-sec", "200"]);
     for kind in GameKind::ALL {
-        let mut a = bot_config(
-            &server.addr,
-            "Ana",
-            2,
-            BotRole::Create(watched(kind, false)),
-        );
+        let mut a = bot_config(&server.addr, "Ana", 2, BotRole::Join(String::new()));
         let mut b = bot_config(&server.addr, "Bahram", 1, BotRole::Join(String::new()));
         a.delay_ms = 30;
         b.delay_ms = 30;
-        let (tx, rx) = std::sync::mpsc::channel::<String>();
-        let tx = Mutex::new(tx);
-        a.on_code = Some(Arc::new(move |c: &str| {
-            let _ = tx.lock().unwrap().send(c.to_string());
-        }));
-        let ha = std::thread::spawn(move || bot::play(a).unwrap());
-        let code = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-        b.role = BotRole::Join(code.clone());
-        let hb = std::thread::spawn(move || bot::play(b).unwrap());
+        let (code, ha, hb) = start_bot_game(a, b, watched(kind, false));
         std::thread::sleep(Duration::from_millis(900));
         let mut s = Raw::hello(&server.addr, "Spectator");
         s.send(&ClientMsg::Watch {

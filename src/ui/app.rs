@@ -517,9 +517,9 @@ impl AppState {
             Ok(mut c) => {
                 self.save_now();
                 self.last_game = None;
-                // A finished game opens for review at its last move, without the result sheet.
-                let finished = c.session().final_end().is_some();
-                if finished {
+                // A finished game opens for review at its last move, without the result sheet
+                // (install closes the sheet of a game over at its cursor).
+                if c.session().final_end().is_some() {
                     let n = c.session().moves().len();
                     c.review_to(n);
                 }
@@ -527,9 +527,6 @@ impl AppState {
                     c,
                     Some(Autosaver::resume(store, rec.id.clone(), rec.created_unix)),
                 );
-                if finished {
-                    self.result_closed = true;
-                }
                 self.open("game");
             }
             Err(_) => self.refresh_all(),

@@ -267,30 +267,6 @@ pub fn pieces_of(view: &View) -> Vec<(Square, PieceView)> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn display_cells_round_trip_both_ways_on_both_boards() {
-        for ranks in [8u8, 10] {
-            for flipped in [false, true] {
-                for i in 0..8 * ranks {
-                    let sq = Square(i);
-                    let (c, r) = display_cell(sq, ranks, flipped);
-                    assert_eq!(square_at(c, r, ranks, flipped), Some(sq));
-                }
-            }
-            assert_eq!(
-                display_cell(Square::new(0, 0), ranks, false),
-                (0, ranks as i32 - 1)
-            );
-            assert_eq!(display_cell(Square::new(0, 0), ranks, true), (7, 0));
-            assert_eq!(square_at(8, 0, ranks, false), None);
-        }
-    }
-}
-
 /// The arrows of the spectators' suggestions, in the board's cell units (display orientation):
 /// the shaft from the centre of the first square towards the last, a head at the end, and
 /// the count beside the head.
@@ -340,4 +316,28 @@ pub fn arrows(view: &View, number: impl Fn(u32) -> String) -> Vec<super::ArrowDa
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_cells_round_trip_both_ways_on_both_boards() {
+        for ranks in [8u8, 10] {
+            for flipped in [false, true] {
+                for i in 0..8 * ranks {
+                    let sq = Square(i);
+                    let (c, r) = display_cell(sq, ranks, flipped);
+                    assert_eq!(square_at(c, r, ranks, flipped), Some(sq));
+                }
+            }
+            assert_eq!(
+                display_cell(Square::new(0, 0), ranks, false),
+                (0, ranks as i32 - 1)
+            );
+            assert_eq!(display_cell(Square::new(0, 0), ranks, true), (7, 0));
+            assert_eq!(square_at(8, 0, ranks, false), None);
+        }
+    }
 }

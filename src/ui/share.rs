@@ -198,7 +198,6 @@ impl AppState {
                 return;
             }
         };
-        let finished = session.final_end().is_some();
         let mut c = Controller::from_session(
             session,
             Opponent::PassAndPlay,
@@ -211,8 +210,8 @@ impl AppState {
         c.review_to(n);
         self.save_now();
         self.last_game = None;
+        // At its last move a finished game opens with its result sheet closed (install).
         self.install(c, None);
-        self.result_closed = self.result_closed || finished;
         app.set_import_text(SharedString::default());
         app.set_import_error(SharedString::default());
         self.open("game");

@@ -297,7 +297,8 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             continue;
         }
         let index = moves.len() + 1;
-        let numbered = match game.side_to_move() {
+        let mover = game.side_to_move();
+        let numbered = match mover {
             Side::White => format!("{number}. {word}"),
             Side::Black => format!("{number}... {word}"),
         };
@@ -316,7 +317,6 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             reason: e.to_string(),
         })?;
         moves.push(game.move_to_text(&mv));
-        let mover = game.side_to_move();
         game.play(&mv).map_err(|e| ImportError::Move {
             index,
             numbered,

@@ -383,13 +383,17 @@ pub fn bot_config(addr: &str, name: &str, level: u8, role: BotRole) -> BotConfig
     }
 }
 
-/// Plays one game between two bots: `a` creates with `settings`, `b` joins. Returns both
-/// reports.
-pub fn bot_game(
+/// Starts a game between two bots, each on a thread of its own: `a` creates it with
+/// `settings`, `b` joins with the code `a` got. Returns the code and the two threads.
+pub fn start_bot_game(
     mut a: BotConfig,
     mut b: BotConfig,
     settings: GameSettings,
-) -> (BotReport, BotReport) {
+) -> (
+    String,
+    std::thread::JoinHandle<BotReport>,
+    std::thread::JoinHandle<BotReport>,
+) {
     a.role = BotRole::Create(settings);
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let tx = Mutex::new(tx);
@@ -398,8 +402,15 @@ pub fn bot_game(
     }));
     let ha = std::thread::spawn(move || bot::play(a).expect("the creating bot plays"));
     let code = rx.recv_timeout(Duration::from_secs(20)).expect("a code");
-    b.role = BotRole::Join(code);
+    b.role = BotRole::Join(code.clone());
     let hb = std::thread::spawn(move || bot::play(b).expect("the joining bot plays"));
+    (code, ha, hb)
+}
+
+/// Plays one game between two bots: `a` creates with `settings`, `b` joins. Returns both
+/// reports.
+pub fn bot_game(a: BotConfig, b: BotConfig, settings: GameSettings) -> (BotReport, BotReport) {
+    let (_, ha, hb) = start_bot_game(a, b, settings);
     (ha.join().unwrap(), hb.join().unwrap())
 }
 

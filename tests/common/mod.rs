@@ -1,0 +1,52 @@
+//! What the headless UI tests share: finding elements by their accessible label, pressing
+//! them, tapping board squares, and reading the app's screen and view.
+
+#![allow(dead_code)]
+
+use i_slint_backend_testing::ElementHandle;
+use slint::platform::PointerEventButton;
+use slint::ComponentHandle;
+use takhte::ui::{App, TakhteApp};
+
+/// The first element labelled `label` that is on screen (wider than a pixel).
+pub fn find(app: &TakhteApp, label: &str) -> ElementHandle {
+    ElementHandle::find_by_accessible_label(&app.window, label)
+        .find(|h| h.size().width > 1.0)
+        .unwrap_or_else(|| panic!("no element labelled '{label}'"))
+}
+
+/// Presses the element labelled `label` (its default action).
+pub fn press(app: &TakhteApp, label: &str) {
+    find(app, label).invoke_accessible_default_action();
+}
+
+/// Presses the last button labelled `label`: the one of a dialog above the screen that has a
+/// button of the same name.
+pub fn press_last_button(app: &TakhteApp, label: &str) {
+    ElementHandle::find_by_accessible_label(&app.window, label)
+        .filter(|h| {
+            h.size().width > 1.0
+                && h.accessible_role() == Some(i_slint_backend_testing::AccessibleRole::Button)
+        })
+        .last()
+        .unwrap_or_else(|| panic!("no button labelled '{label}'"))
+        .invoke_accessible_default_action();
+}
+
+/// A real tap (pointer down and up) on a board square, through the board's touch area.
+pub fn tap(app: &TakhteApp, square: &str) {
+    ElementHandle::find_by_accessible_label(&app.window, square)
+        .find(|h| h.size().width > 10.0)
+        .unwrap_or_else(|| panic!("no square {square}"))
+        .mock_single_click(PointerEventButton::Left);
+}
+
+/// The screen shown.
+pub fn screen(app: &TakhteApp) -> String {
+    app.window.global::<App>().get_screen().to_string()
+}
+
+/// The view of the game on the board.
+pub fn view(app: &TakhteApp) -> takhte::game::View {
+    app.state.borrow().controller.as_ref().unwrap().view()
+}
