@@ -68,6 +68,13 @@ fn ended(r: &mut Raw) -> EndState {
     }
 }
 
+/// Reads until the move of `ply` has arrived.
+fn moved(c: &mut Raw, ply: u32) {
+    c.until(|m| {
+        matches!(m, ServerMsg::Event { event: GameEvent::Moved { ply: p, .. }, .. } if *p == ply)
+    });
+}
+
 fn mv(code: &str, ply: u32, m: &str) -> ClientMsg {
     ClientMsg::Move {
         code: code.into(),
@@ -128,7 +135,9 @@ fn draws_resignation_abort_claims_and_rematch() {
     // A draw offered and declined, then offered and accepted.
     let (mut w, mut b, code) = open(&server.addr, GameKind::Chess, None, None);
     w.send(&mv(&code, 0, "e2e4"));
+    moved(&mut b, 0);
     b.send(&mv(&code, 1, "e7e5"));
+    moved(&mut w, 1);
     w.send(&ClientMsg::OfferDraw { code: code.clone() });
     b.until(|m| {
         matches!(
@@ -226,16 +235,11 @@ fn draws_resignation_abort_claims_and_rematch() {
     assert_eq!((end.reason.as_str(), end.winner), ("aborted", None));
     let (mut w, mut b, code) = open(&server.addr, GameKind::Draughts, None, None);
     w.send(&mv(&code, 0, "c3-c4"));
+    // Black answers only once the server has White's move (else the answer may come first
+    // and be refused for the wrong turn).
+    moved(&mut b, 0);
     b.send(&mv(&code, 1, "c6-c5"));
-    w.until(|m| {
-        matches!(
-            m,
-            ServerMsg::Event {
-                event: GameEvent::Moved { ply: 1, .. },
-                ..
-            }
-        )
-    });
+    moved(&mut w, 1);
     w.send(&ClientMsg::Abort { code: code.clone() });
     assert_eq!(
         w.error().0,
