@@ -34,7 +34,9 @@ fn bot(addr: &str, name: &str, role: BotRole) -> BotConfig {
         name: name.into(),
         level: 1,
         movetime_ms: 20,
-        delay_ms: 2_500,
+        // Slow enough that the spectator's taps and its suggestion's round trip come before the
+        // next real move even on a loaded machine.
+        delay_ms: 5_000,
         role,
         timeout: Duration::from_secs(300),
         on_code: None,
@@ -51,6 +53,8 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
         takhte_server::hub::Config::default(),
     )
     .unwrap();
+    // Set before any other thread runs (the environment is the process's).
+    std::env::set_var("TAKHTE_SERVER", &addr);
     // Two bots play a public chess game that spectators may watch, slowly.
     let mut a = bot(
         &addr,
@@ -72,10 +76,16 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
     }));
     std::thread::spawn(move || bot::play(a));
     let code = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-    let b = bot(&addr, "Bahram", BotRole::Join(code.clone()));
+    let mut b = bot(&addr, "Bahram", BotRole::Join(code.clone()));
+    // The game is live (and listed) once the second player is seated: wait for that.
+    let (joined_tx, joined) = std::sync::mpsc::channel::<String>();
+    let joined_tx = Mutex::new(joined_tx);
+    b.on_code = Some(Arc::new(move |c: &str| {
+        let _ = joined_tx.lock().unwrap().send(c.to_string());
+    }));
     std::thread::spawn(move || bot::play(b));
+    joined.recv_timeout(Duration::from_secs(20)).unwrap();
 
-    std::env::set_var("TAKHTE_SERVER", &addr);
     i_slint_backend_testing::init_no_event_loop();
     let app = TakhteApp::new(Some(dir.path().join("app"))).unwrap();
     app.state.borrow_mut().set_language(takhte::i18n::Lang::En);

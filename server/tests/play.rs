@@ -100,7 +100,8 @@ fn a_flag_falls_on_the_server_with_nobody_moving() {
     assert_eq!(end.reason, "time");
     assert_eq!(end.winner, Some(Side::White));
     assert!(waited >= Duration::from_millis(1_400), "{waited:?}");
-    assert!(waited < Duration::from_millis(3_000), "{waited:?}");
+    // Due 1.8 s after the move (1.5 s and the lag allowance); a loaded machine is slower.
+    assert!(waited < Duration::from_secs(8), "{waited:?}");
     assert_eq!(ended(&mut b), end);
     // A move after the flag is refused.
     b.send(&mv(&code, 1, "e7e5"));
@@ -131,7 +132,7 @@ fn a_flag_falls_on_the_server_with_nobody_moving() {
 #[test]
 fn draws_resignation_abort_claims_and_rematch() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("p.sqlite"), &["--claim-after-ms", "1000"]);
+    let server = Server::start(&dir.path().join("p.sqlite"), &["--claim-after-ms", "3000"]);
     // A draw offered and declined, then offered and accepted.
     let (mut w, mut b, code) = open(&server.addr, GameKind::Chess, None, None);
     w.send(&mv(&code, 0, "e2e4"));
@@ -259,7 +260,7 @@ fn draws_resignation_abort_claims_and_rematch() {
         w.error().0,
         takhte_core::net::protocol::ErrorCode::CannotClaim
     );
-    std::thread::sleep(Duration::from_millis(1_100));
+    std::thread::sleep(Duration::from_millis(3_100));
     w.send(&ClientMsg::ClaimWin { code: code.clone() });
     let end = ended(&mut w);
     assert_eq!(

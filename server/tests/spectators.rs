@@ -84,7 +84,7 @@ fn a_spectator_arriving_mid_game_gets_the_whole_game_then_every_move() {
         a.delay_ms = 30;
         b.delay_ms = 30;
         let (code, ha, hb) = start_bot_game(a, b, watched(kind, false));
-        std::thread::sleep(Duration::from_millis(900));
+        wait_moves(&db, &code, 2);
         let mut s = Raw::hello(&server.addr, "Spectator");
         s.send(&ClientMsg::Watch {
             code: code.clone(),

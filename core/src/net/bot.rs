@@ -202,10 +202,19 @@ fn run(
                     }
                 }
                 match Mirror::from_state(&state, now) {
-                    Ok(m) => mirror = Some(m),
-                    Err(e) => report.errors.push(format!("state: {e}")),
+                    Ok(m) => {
+                        // The same turn as the one acted on: the client resends that action
+                        // itself (a second, different move for the ply would be refused).
+                        if acted != Some((m.ply(), m.rolled)) {
+                            acted = None;
+                        }
+                        mirror = Some(m);
+                    }
+                    Err(e) => {
+                        report.errors.push(format!("state: {e}"));
+                        acted = None;
+                    }
                 }
-                acted = None;
             }
             ClientEvent::Msg(ServerMsg::Event { code, seq, event }) => {
                 let Some(m) = mirror.as_mut().filter(|m| m.code == code) else {

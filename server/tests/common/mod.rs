@@ -263,7 +263,7 @@ impl Raw {
     pub fn connect(addr: &str) -> Raw {
         let stream = TcpStream::connect(addr).unwrap();
         stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
+            .set_read_timeout(Some(Duration::from_secs(30)))
             .unwrap();
         let (ws, _) = tungstenite::client::client(format!("ws://{addr}/ws"), stream).unwrap();
         Raw {
@@ -306,7 +306,7 @@ impl Raw {
         let _ = self.ws.send(tungstenite::Message::text(t));
     }
 
-    /// The next message (None: closed or nothing within 5 s).
+    /// The next message (None: closed or nothing within 30 s).
     pub fn recv(&mut self) -> Option<ServerMsg> {
         loop {
             match self.ws.read() {
@@ -323,7 +323,7 @@ impl Raw {
         }
     }
 
-    /// Reads until a message matches `f` (panics after 5 s of nothing).
+    /// Reads until a message matches `f` (panics after 30 s of nothing).
     pub fn until(&mut self, mut f: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
         loop {
             match self.recv() {
@@ -414,9 +414,24 @@ pub fn bot_game(a: BotConfig, b: BotConfig, settings: GameSettings) -> (BotRepor
     (ha.join().unwrap(), hb.join().unwrap())
 }
 
+/// Waits (up to 60 s) until at least `n` moves of the game are stored, or it has ended.
+pub fn wait_moves(db: &Path, code: &str, n: usize) {
+    let end = Instant::now() + Duration::from_secs(60);
+    loop {
+        let r = stored(db, code);
+        if r.moves.len() >= n || r.end.is_some() {
+            return;
+        }
+        assert!(Instant::now() < end, "move {n} not stored within 60 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The stored record of a game, read straight from the SQLite file.
 pub fn stored(db: &Path, code: &str) -> takhte_server::game::GameRecord {
     let conn = rusqlite::Connection::open(db).unwrap();
+    // The server may be writing at the same moment.
+    conn.busy_timeout(Duration::from_secs(10)).unwrap();
     let json: String = conn
         .query_row("SELECT record FROM games WHERE code = ?1", [code], |r| {
             r.get(0)
