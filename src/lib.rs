@@ -22,6 +22,10 @@ fn android_main(app: slint::android::AndroidApp) {
     use std::cell::RefCell;
     use std::rc::Rc;
     let data = android::data_dir(app.internal_data_path());
+    // Opened from an invite link (takhte://join/CODE): join that game once the app is up.
+    let link = android::invite_link(
+        android::launch_intent_data(app.vm_as_ptr(), app.activity_as_ptr()).as_deref(),
+    );
     let state: Rc<RefCell<Option<Rc<RefCell<ui::AppState>>>>> = Rc::new(RefCell::new(None));
     let hook = Rc::clone(&state);
     let listener = move |event: &slint::android::android_activity::PollEvent| {
@@ -46,5 +50,8 @@ fn android_main(app: slint::android::AndroidApp) {
         return;
     };
     *state.borrow_mut() = Some(Rc::clone(&takhte.state));
+    if let Some(link) = link {
+        takhte.open_link(&link);
+    }
     let _ = takhte.run();
 }
