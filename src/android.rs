@@ -106,6 +106,68 @@ pub fn launch_intent_data(
     .flatten()
 }
 
+/// Opens Android's share menu (a chooser titled `title`) with `text` as plain text, as
+/// `startActivity(Intent.createChooser(new Intent(ACTION_SEND) {type text/plain, EXTRA_TEXT},
+/// title))`. False when it could not (any JNI failure; the Java exception is caught).
+#[cfg(target_os = "android")]
+pub fn send_text(
+    vm: *mut std::ffi::c_void,
+    activity: *mut std::ffi::c_void,
+    title: &str,
+    text: &str,
+) -> bool {
+    use jni::objects::{JObject, JValue};
+    use jni::{jni_sig, jni_str};
+    if vm.is_null() || activity.is_null() {
+        return false;
+    }
+    // SAFETY: as in `launch_intent_data`.
+    let vm = unsafe { jni::JavaVM::from_raw(vm.cast()) };
+    let raw = activity as jni::sys::jobject;
+    vm.attach_current_thread(|env| -> jni::errors::Result<()> {
+        // SAFETY: as in `launch_intent_data`.
+        let activity = unsafe { env.as_cast_raw::<JObject>(&raw)? };
+        let action = env.new_string("android.intent.action.SEND")?;
+        let intent = env.new_object(
+            jni_str!("android/content/Intent"),
+            jni_sig!("(Ljava/lang/String;)V"),
+            &[JValue::Object(&action)],
+        )?;
+        let mime = env.new_string("text/plain")?;
+        env.call_method(
+            &intent,
+            jni_str!("setType"),
+            jni_sig!("(Ljava/lang/String;)Landroid/content/Intent;"),
+            &[JValue::Object(&mime)],
+        )?;
+        let extra = env.new_string("android.intent.extra.TEXT")?;
+        let body = env.new_string(text)?;
+        env.call_method(
+            &intent,
+            jni_str!("putExtra"),
+            jni_sig!("(Ljava/lang/String;Ljava/lang/String;)Landroid/content/Intent;"),
+            &[JValue::Object(&extra), JValue::Object(&body)],
+        )?;
+        let heading = env.new_string(title)?;
+        let chooser = env
+            .call_static_method(
+                jni_str!("android/content/Intent"),
+                jni_str!("createChooser"),
+                jni_sig!("(Landroid/content/Intent;Ljava/lang/CharSequence;)Landroid/content/Intent;"),
+                &[JValue::Object(&intent), JValue::Object(&heading)],
+            )?
+            .l()?;
+        env.call_method(
+            &*activity,
+            jni_str!("startActivity"),
+            jni_sig!("(Landroid/content/Intent;)V"),
+            &[JValue::Object(&chooser)],
+        )?;
+        Ok(())
+    })
+    .is_ok()
+}
+
 /// The data folder on Android: `TAKHTE_DATA_DIR` if set, else the app's internal data path
 /// (what `AndroidApp::internal_data_path` returns), else the desktop default.
 pub fn data_dir(internal_data_path: Option<PathBuf>) -> PathBuf {

@@ -22,10 +22,10 @@ fn android_main(app: slint::android::AndroidApp) {
     use std::cell::RefCell;
     use std::rc::Rc;
     let data = android::data_dir(app.internal_data_path());
+    // The JavaVM and the activity, valid while android_main runs (Slint keeps `app`).
+    let (vm, activity) = (app.vm_as_ptr(), app.activity_as_ptr());
     // Opened from an invite link (takhte://join/CODE): join that game once the app is up.
-    let link = android::invite_link(
-        android::launch_intent_data(app.vm_as_ptr(), app.activity_as_ptr()).as_deref(),
-    );
+    let link = android::invite_link(android::launch_intent_data(vm, activity).as_deref());
     let state: Rc<RefCell<Option<Rc<RefCell<ui::AppState>>>>> = Rc::new(RefCell::new(None));
     let hook = Rc::clone(&state);
     let listener = move |event: &slint::android::android_activity::PollEvent| {
@@ -50,6 +50,11 @@ fn android_main(app: slint::android::AndroidApp) {
         return;
     };
     *state.borrow_mut() = Some(Rc::clone(&takhte.state));
+    // "Send…" in the share sheet and the invite screen: Android's share menu.
+    let (vm, activity) = (vm as usize, activity as usize);
+    takhte.set_system_share(move |title, text| {
+        android::send_text(vm as *mut _, activity as *mut _, title, text)
+    });
     if let Some(link) = link {
         takhte.open_link(&link);
     }

@@ -2,6 +2,8 @@
 //! loopback, by real taps: one creates a game, the other types its invite code and joins, and
 //! they play the scholar's mate. Slint's testing backend, no display.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -75,6 +77,40 @@ fn two_apps_play_through_a_server_by_taps() {
         .global::<App>()
         .get_online_conn_text()
         .starts_with("Connected"));
+
+    // The invite: "Copy link" says it copied; on a phone, "Send invite…" hands the message
+    // (game, link, code) to its share menu, in the app's language.
+    assert!(
+        ElementHandle::find_by_accessible_label(&a.window, "Send invite…").next().is_none(),
+        "no share menu on the desktop"
+    );
+    let sent: Rc<RefCell<Vec<(String, String)>>> = Rc::default();
+    let into = Rc::clone(&sent);
+    a.set_system_share(move |title, text| {
+        into.borrow_mut().push((title.to_string(), text.to_string()));
+        true
+    });
+    press(&a, "Copy link");
+    assert!(a.window.global::<App>().get_invite_note().starts_with("Copied"));
+    press(&a, "Send invite…");
+    let link = format!("http://{addr}/join/{code}");
+    assert_eq!(
+        sent.borrow().last().cloned(),
+        Some((
+            "Invite a friend".to_string(),
+            format!("Play Chess with me on Takhte: {link} (invite code {code})")
+        ))
+    );
+    a.state.borrow_mut().set_language(takhte::i18n::Lang::Fa);
+    press(&a, "ارسال دعوت…");
+    assert_eq!(
+        sent.borrow().last().cloned(),
+        Some((
+            "دعوت از دوست".to_string(),
+            format!("بیا در برنامه‌ی تخته با هم شطرنج بازی کنیم: {link} (کد دعوت: {code})")
+        ))
+    );
+    a.state.borrow_mut().set_language(takhte::i18n::Lang::En);
 
     // B types the code (in lower case, with a space) and joins.
     press(&b, "Play online with a friend");

@@ -139,6 +139,25 @@ fn a_game_is_shared_and_opened_again() {
     assert!(g
         .get_share_note()
         .contains(&*files[0].display().to_string()));
+    // On a phone, "Send…" hands the same text to its share menu; when that cannot open,
+    // the sheet says so. The desktop has no such button.
+    assert!(
+        i_slint_backend_testing::ElementHandle::find_by_accessible_label(&app.window, "Send…")
+            .next()
+            .is_none(),
+        "no share menu on the desktop"
+    );
+    let sent: std::rc::Rc<std::cell::RefCell<Vec<(String, String)>>> = Default::default();
+    let into = std::rc::Rc::clone(&sent);
+    app.set_system_share(move |title, text| {
+        into.borrow_mut().push((title.to_string(), text.to_string()));
+        true
+    });
+    press(&app, "Send…");
+    assert_eq!(*sent.borrow(), [("Share game".to_string(), text.clone())]);
+    app.set_system_share(|_, _| false);
+    press(&app, "Send…");
+    assert!(g.get_share_note().contains("did not open"));
     press(&app, "Close");
     assert!(!g.get_share_open());
 

@@ -55,7 +55,13 @@ pub struct AppState {
     pub(crate) sounds: crate::sound::Sounds,
     /// What was heard last: the moves, the die, the end, low time (to play each sound once).
     pub(crate) heard: Heard,
+    /// The platform's own share menu (Android's chooser): given a title and a text, opens it
+    /// and says whether it did. None on the desktop.
+    pub(crate) system_share: Option<SystemShare>,
 }
+
+/// Opens the platform's share menu with a title and a text; false when it could not.
+pub type SystemShare = Rc<dyn Fn(&str, &str) -> bool>;
 
 /// What the sounds have already said about the game on the board.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -130,6 +136,7 @@ impl TakhteApp {
             online,
             sounds: crate::sound::Sounds::new(),
             heard: Heard::default(),
+            system_share: None,
         }));
         super::online::register(&state);
         let app = TakhteApp { window, state };
@@ -162,6 +169,13 @@ impl TakhteApp {
         let mut s = self.state.borrow_mut();
         s.open_online();
         s.online_join(link);
+    }
+
+    /// Gives the app the platform's share menu (Android's): the share sheet and the invite
+    /// screen then offer "Send…", which hands the text to it.
+    pub fn set_system_share(&self, share: impl Fn(&str, &str) -> bool + 'static) {
+        self.state.borrow_mut().system_share = Some(Rc::new(share));
+        self.window.global::<App>().set_can_send(true);
     }
 
     /// Shows the window and runs the event loop until it closes; the game is saved on the way out.
@@ -267,6 +281,9 @@ impl TakhteApp {
         on!(on_share, |s| s.share());
         on!(on_share_copied, |s| s.share_copied());
         on!(on_share_save, |s| s.share_save());
+        on!(on_share_send, |s| s.share_send());
+        on!(on_invite_copied, |s| s.invite_copied());
+        on!(on_invite_send, |s| s.invite_send());
         on!(on_open_import, |s| s.open_import());
         on!(on_import_game, |s| s.import_game());
     }

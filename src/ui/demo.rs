@@ -182,6 +182,8 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
             s.open("online-lobby");
         }
         "online-waiting" => {
+            // As on a phone, which has a share menu ("Send invite…").
+            app.window.global::<App>().set_can_send(true);
             s.online.pending = Pending::Create;
             let st = state(
                 "K7M3QX",

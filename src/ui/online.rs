@@ -252,9 +252,8 @@ impl AppState {
                     let started = self.online.mirrors[&code].started();
                     match pending {
                         Pending::Create => {
-                            self.online.waiting = Some(code.clone());
                             self.online.error.clear();
-                            self.open("online-waiting");
+                            self.show_waiting(&code);
                         }
                         Pending::Watch(c) if c == code => {
                             self.online.error.clear();
@@ -265,8 +264,7 @@ impl AppState {
                             if started || self.online.mirrors[&code].is_over() {
                                 self.show_online_game(&code);
                             } else {
-                                self.online.waiting = Some(code.clone());
-                                self.open("online-waiting");
+                                self.show_waiting(&code);
                             }
                         }
                         other => {
@@ -645,6 +643,51 @@ impl AppState {
             }
         }
         self.refresh_online();
+    }
+
+    /// The waiting room of a game that has a free seat: its code, its link, a fresh note.
+    fn show_waiting(&mut self, code: &str) {
+        self.online.waiting = Some(code.to_string());
+        if let Some(ui) = self.ui() {
+            ui.global::<App>().set_invite_note(SharedString::default());
+        }
+        self.open("online-waiting");
+    }
+
+    /// The message that invites a friend to the waiting game: the game, its link and its code.
+    pub fn invite_message(&self) -> Option<String> {
+        let code = self.online.waiting.as_ref()?;
+        let kind = self.online.mirrors.get(code)?.kind;
+        let link = self.ui()?.global::<App>().get_online_link().to_string();
+        Some(self.i18n.tr_args(
+            "online-invite-message",
+            &[
+                ("game", self.tr(&format!("game-{}", kind.name()))),
+                ("link", link),
+                ("code", code.clone()),
+            ],
+        ))
+    }
+
+    /// The waiting room's "Copy link" was pressed (the screen copied the link itself).
+    pub fn invite_copied(&mut self) {
+        if let Some(ui) = self.ui() {
+            ui.global::<App>()
+                .set_invite_note(self.tr("online-link-copied").into());
+        }
+    }
+
+    /// "Send invite…": the invite message to the phone's share menu.
+    pub fn invite_send(&mut self) {
+        let (Some(send), Some(text)) = (self.system_share.clone(), self.invite_message()) else {
+            return;
+        };
+        if !send(&self.tr("online-invite-chooser"), &text) {
+            if let Some(ui) = self.ui() {
+                ui.global::<App>()
+                    .set_invite_note(self.tr("share-send-failed").into());
+            }
+        }
     }
 
     /// Opens one of the player's games.

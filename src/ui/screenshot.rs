@@ -178,6 +178,8 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
                 ],
             );
             app.state.borrow_mut().share();
+            // As on a phone, which has a share menu ("Send…").
+            app.window.global::<App>().set_can_send(true);
         }
         "import" => {
             app.state.borrow_mut().open_import();

@@ -116,6 +116,21 @@ impl AppState {
         }
     }
 
+    /// "Send…": the shared text to the phone's share menu (where there is one).
+    pub fn share_send(&mut self) {
+        let (Some(send), Some(ui)) = (self.system_share.clone(), self.ui()) else {
+            return;
+        };
+        let app = ui.global::<App>();
+        let text = app.get_share_text();
+        if text.is_empty() {
+            return;
+        }
+        if !send(&self.tr("share-title"), &text) {
+            app.set_share_note(self.tr("share-send-failed").into());
+        }
+    }
+
     /// Where shared games are saved: the user's Downloads folder on a desktop that has one
     /// (when the app keeps its data in the usual place), else `exports/` in the data folder.
     pub fn export_dir(&self) -> PathBuf {
