@@ -153,7 +153,9 @@ pub fn send_text(
             .call_static_method(
                 jni_str!("android/content/Intent"),
                 jni_str!("createChooser"),
-                jni_sig!("(Landroid/content/Intent;Ljava/lang/CharSequence;)Landroid/content/Intent;"),
+                jni_sig!(
+                    "(Landroid/content/Intent;Ljava/lang/CharSequence;)Landroid/content/Intent;"
+                ),
                 &[JValue::Object(&intent), JValue::Object(&heading)],
             )?
             .l()?;

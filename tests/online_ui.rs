@@ -81,17 +81,24 @@ fn two_apps_play_through_a_server_by_taps() {
     // The invite: "Copy link" says it copied; on a phone, "Send invite…" hands the message
     // (game, link, code) to its share menu, in the app's language.
     assert!(
-        ElementHandle::find_by_accessible_label(&a.window, "Send invite…").next().is_none(),
+        ElementHandle::find_by_accessible_label(&a.window, "Send invite…")
+            .next()
+            .is_none(),
         "no share menu on the desktop"
     );
     let sent: Rc<RefCell<Vec<(String, String)>>> = Rc::default();
     let into = Rc::clone(&sent);
     a.set_system_share(move |title, text| {
-        into.borrow_mut().push((title.to_string(), text.to_string()));
+        into.borrow_mut()
+            .push((title.to_string(), text.to_string()));
         true
     });
     press(&a, "Copy link");
-    assert!(a.window.global::<App>().get_invite_note().starts_with("Copied"));
+    assert!(a
+        .window
+        .global::<App>()
+        .get_invite_note()
+        .starts_with("Copied"));
     press(&a, "Send invite…");
     let link = format!("http://{addr}/join/{code}");
     assert_eq!(

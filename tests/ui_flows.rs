@@ -150,7 +150,8 @@ fn a_game_is_shared_and_opened_again() {
     let sent: std::rc::Rc<std::cell::RefCell<Vec<(String, String)>>> = Default::default();
     let into = std::rc::Rc::clone(&sent);
     app.set_system_share(move |title, text| {
-        into.borrow_mut().push((title.to_string(), text.to_string()));
+        into.borrow_mut()
+            .push((title.to_string(), text.to_string()));
         true
     });
     press(&app, "Send…");

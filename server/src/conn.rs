@@ -115,6 +115,7 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
             burst: hub.config.msg_burst,
             last: Instant::now(),
         },
+        renames: std::collections::VecDeque::new(),
     };
     let started = Instant::now();
     let idle = Duration::from_millis(hub.config.idle_ms);
@@ -127,10 +128,26 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         };
         tokio::select! {
             msg = stream.next() => {
-                let Some(Ok(msg)) = msg else { break };
+                let msg = match msg {
+                    Some(Ok(m)) => m,
+                    Some(Err(e)) => {
+                        // Past the WebSocket library's own limit: still told why.
+                        if is_too_long(e) {
+                            bye(&conn, CloseReason::TooLarge, format!(
+                                "a message may have at most {MAX_MESSAGE_BYTES} bytes"));
+                        }
+                        break;
+                    }
+                    None => break,
+                };
                 last_heard = Instant::now();
                 let text = match msg {
                     Message::Text(t) => t.to_string(),
+                    Message::Binary(b) if b.len() > MAX_MESSAGE_BYTES => {
+                        bye(&conn, CloseReason::TooLarge, format!(
+                            "a message may have at most {MAX_MESSAGE_BYTES} bytes, this one had {}", b.len()));
+                        break;
+                    }
                     Message::Binary(_) => {
                         if state.refuse_bad(ErrorCode::BadMessage, "messages are JSON text") {
                             break;
@@ -191,7 +208,13 @@ struct Conn {
     open: BTreeSet<String>,
     bad: u32,
     limiter: Limiter,
+    /// When this connection's last renames were (each one is an event in every open game).
+    renames: std::collections::VecDeque<Instant>,
 }
+
+/// Renames a connection may make within [`RENAME_WINDOW`].
+const MAX_RENAMES: usize = 5;
+const RENAME_WINDOW: Duration = Duration::from_secs(60);
 
 impl Conn {
     /// Refuses a malformed message; true when the connection must close.
@@ -323,6 +346,23 @@ impl Conn {
                 Err(e) => Err(e),
             },
             ClientMsg::SetName { name } => {
+                let now = Instant::now();
+                while self
+                    .renames
+                    .front()
+                    .is_some_and(|t| now.duration_since(*t) > RENAME_WINDOW)
+                {
+                    self.renames.pop_front();
+                }
+                if self.renames.len() >= MAX_RENAMES {
+                    self.conn.send_msg(&error(
+                        ErrorCode::RateLimited,
+                        format!("at most {MAX_RENAMES} name changes a minute; the name stays"),
+                        None,
+                    ));
+                    return false;
+                }
+                self.renames.push_back(now);
                 let name = clean_name(&name);
                 if let Some(a) = self.actor.as_mut() {
                     a.name = name;
@@ -376,4 +416,13 @@ impl Conn {
         }
         false
     }
+}
+
+/// Whether a read failed because the message was over the WebSocket library's size limit.
+fn is_too_long(e: axum::Error) -> bool {
+    use tokio_tungstenite::tungstenite::error::{CapacityError, Error};
+    matches!(
+        e.into_inner().downcast_ref::<Error>(),
+        Some(Error::Capacity(CapacityError::MessageTooLong { .. }))
+    )
 }

@@ -1,7 +1,11 @@
 //! The HTTP side: the WebSocket route, a page for invite links, and the server's start.
 
-use std::net::SocketAddr;
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
@@ -16,8 +20,13 @@ use crate::hub::Hub;
 use crate::log;
 
 /// The largest WebSocket message the library reads at all; [`crate::conn`] refuses anything
-/// over the protocol's limit with a reason before that.
-const HARD_LIMIT: usize = 64 * 1024;
+/// over the protocol's limit (4 KiB) with a reason. Well above it, so that an oversized message
+/// is read whole and its sender told why before the close: closing with a message half read
+/// resets the connection, and the reason would be lost. Past this the library's own error
+/// closes it (conn.rs still tries to say why).
+const HARD_LIMIT: usize = 1024 * 1024;
+/// What may wait to be written to one client.
+const WRITE_LIMIT: usize = 256 * 1024;
 
 /// The routes.
 pub fn router(hub: Arc<Hub>) -> Router {
@@ -38,7 +47,7 @@ async fn ws(
     upgrade
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
-        .max_write_buffer_size(HARD_LIMIT * 4)
+        .max_write_buffer_size(WRITE_LIMIT)
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
         .on_upgrade(move |socket| crate::conn::run(socket, addr.ip(), hub))
@@ -88,14 +97,143 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io:
         }
     });
     log!("serving games from {}", hub.store_name());
+    // Sockets per address are counted from the moment they are accepted (a request that never
+    // finishes its headers holds one), at twice the WebSocket limit and at least eight more (room
+    // for handshakes and sockets still closing).
+    let listener = Capped {
+        inner: listener,
+        open: Arc::new(std::sync::Mutex::new(HashMap::new())),
+        cap: (hub.config.max_conns_per_ip.saturating_mul(2)).max(hub.config.max_conns_per_ip + 8),
+    };
     // No Nagle delay: a move is one small message that should leave at once.
     use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
+    let listener = listener.tap_io(|io| {
+        let _ = io.tcp.set_nodelay(true);
     });
     axum::serve(
         listener,
         router(hub).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .await
+}
+
+/// Open sockets per client address.
+type OpenSockets = Arc<std::sync::Mutex<HashMap<IpAddr, usize>>>;
+
+/// A TCP listener that closes a new socket at once when its address already holds `cap`.
+struct Capped {
+    inner: tokio::net::TcpListener,
+    open: OpenSockets,
+    cap: usize,
+}
+
+impl axum::serve::Listener for Capped {
+    type Io = Counted;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Counted, SocketAddr) {
+        loop {
+            let (tcp, addr) = axum::serve::Listener::accept(&mut self.inner).await;
+            {
+                let mut open = self.open.lock().expect("sockets lock");
+                let n = open.entry(addr.ip()).or_default();
+                if *n >= self.cap {
+                    continue; // dropped: closed
+                }
+                *n += 1;
+            }
+            let io = Counted {
+                tcp,
+                ip: addr.ip(),
+                open: Arc::clone(&self.open),
+                answer_by: Some(Box::pin(tokio::time::sleep(REQUEST_WITHIN))),
+            };
+            return (io, addr);
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+/// How long a new socket has to send a whole request (the server answers it, with the
+/// WebSocket upgrade or a page): a request left half-sent is closed then.
+const REQUEST_WITHIN: Duration = Duration::from_secs(10);
+
+/// An accepted socket, counted for its address until it closes.
+struct Counted {
+    tcp: tokio::net::TcpStream,
+    ip: IpAddr,
+    open: OpenSockets,
+    /// Until the server first writes: when reading gives up.
+    answer_by: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().expect("sockets lock");
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+impl tokio::io::AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        if let Some(by) = self.answer_by.as_mut() {
+            if by.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "no whole request in time",
+                )));
+            }
+        }
+        Pin::new(&mut self.tcp).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for Counted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let written = Pin::new(&mut self.tcp).poll_write(cx, buf);
+        if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
+            self.answer_by = None;
+        }
+        written
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let written = Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs);
+        if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
+            self.answer_by = None;
+        }
+        written
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.tcp.is_write_vectored()
+    }
 }

@@ -22,9 +22,10 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// The hash the server keeps of a player token (SHA-256, hex).
+/// The hash the server keeps of a player token (SHA-256, hex), of its lower-case form: hex
+/// digits in either case are one token, one player.
 pub fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
+    Sha256::digest(token.to_ascii_lowercase().as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()

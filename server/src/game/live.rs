@@ -391,7 +391,7 @@ impl Live {
         if self.rec.end.is_some() {
             // A move sent again after the end (its first copy was played) is no error.
             if let Command::Move { ply, mv } = &cmd {
-                if self.rec.moves.get(*ply as usize) == Some(mv) {
+                if self.is_my_move_again(me, *ply, mv) {
                     return Ok(Vec::new());
                 }
             }
@@ -519,6 +519,24 @@ impl Live {
         }])
     }
 
+    /// Whether `text` is the move `me` already played at `ply` (sent again after a lost
+    /// connection). Sides alternate ply by ply (an empty roll in dice chess is a ply too), so
+    /// the side of a past ply follows from the side to move now. The other side's move sent
+    /// back is not this: it is refused as any move for a past ply.
+    fn is_my_move_again(&self, me: Side, ply: u32, text: &str) -> bool {
+        let n = self.rec.moves.len() as u32;
+        if ply >= n || self.rec.moves[ply as usize] != text {
+            return false;
+        }
+        let now = self.game.side_to_move();
+        let mover = if (n - ply) % 2 == 0 {
+            now
+        } else {
+            now.opponent()
+        };
+        mover == me
+    }
+
     fn check_turn(&self, me: Side, ply: u32) -> Result<(), Refusal> {
         let n = self.rec.moves.len() as u32;
         if ply != n {
@@ -541,7 +559,7 @@ impl Live {
         now_ms: u64,
         crowd: Option<Crowd>,
     ) -> Result<Vec<GameEvent>, Refusal> {
-        if (ply as usize) < self.rec.moves.len() && self.rec.moves[ply as usize] == text {
+        if self.is_my_move_again(me, ply, text) {
             // The same move sent again after a lost connection: already played.
             return Ok(Vec::new());
         }
@@ -702,8 +720,11 @@ impl Live {
         if self.rec.end.is_none() {
             return refuse(ErrorCode::CannotRematch, "the game is not over");
         }
-        if self.rec.rematch.is_some() {
-            return Ok(Vec::new());
+        if let Some(code) = &self.rec.rematch {
+            return refuse(
+                ErrorCode::CannotRematch,
+                format!("the rematch has been made already: {code}"),
+            );
         }
         if self.rec.seats.iter().any(Option::is_none) {
             return refuse(ErrorCode::CannotRematch, "nobody else sat at this game");
@@ -806,6 +827,52 @@ pub fn check_settings(s: &GameSettings) -> Result<(), Refusal> {
         })?;
         if game.outcome().is_some() {
             return refuse(ErrorCode::BadSettings, "the position is already over");
+        }
+        if s.kind == GameKind::Draughts {
+            check_draughts_position(p)?;
+        }
+    }
+    Ok(())
+}
+
+/// Capture jumps the server may try to list the moves of a set-up draughts position.
+const DRAUGHTS_JUMPS: u64 = 200_000;
+/// And the moves of every position one move later, together.
+const DRAUGHTS_NEXT_JUMPS: u64 = 2_000_000;
+
+/// A set-up Turkish draughts position: at most the sixteen pieces a side has at the start, and
+/// moves the server can list quickly, now and one move later. (With kings among many pieces,
+/// the maximal capture sequences — each a legal move — can run into the millions; every move
+/// check would then cost seconds.)
+fn check_draughts_position(text: &str) -> Result<(), Refusal> {
+    use takhte_core::rules::draughts::Position;
+    use takhte_core::rules::{Rules, Side, Square};
+    let too_complex = || Refusal {
+        code: ErrorCode::BadSettings,
+        message: "the position has too many capture sequences to play online".into(),
+    };
+    let pos = Position::from_text(text).map_err(|e| Refusal {
+        code: ErrorCode::BadSettings,
+        message: e.to_string(),
+    })?;
+    for (side, name) in [(Side::White, "White"), (Side::Black, "Black")] {
+        let n = (0..64u8)
+            .filter(|&i| pos.piece_at(Square(i)).is_some_and(|p| p.side() == side))
+            .count();
+        if n > 16 {
+            return refuse(
+                ErrorCode::BadSettings,
+                format!("{name} has {n} pieces; a side has at most 16"),
+            );
+        }
+    }
+    let mut jumps = DRAUGHTS_JUMPS;
+    pos.move_count_within(&mut jumps).ok_or_else(too_complex)?;
+    let mut left = DRAUGHTS_NEXT_JUMPS;
+    for mv in pos.legal_moves() {
+        let mut next = pos.clone();
+        if next.play(&mv).is_ok() {
+            next.move_count_within(&mut left).ok_or_else(too_complex)?;
         }
     }
     Ok(())

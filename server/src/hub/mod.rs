@@ -122,6 +122,9 @@ pub struct Hub {
     bus_up: std::sync::atomic::AtomicBool,
     /// Notified when every connection must close (the bus went down).
     pub kick_all: Notify,
+    /// Held from counting a player's open games to storing the game that adds one (create,
+    /// join, rematch), so requests sent at the same moment cannot all pass the count.
+    seating: tokio::sync::Mutex<()>,
 }
 
 /// Why a write did not land.
@@ -179,6 +182,7 @@ impl Hub {
             bus: std::sync::OnceLock::new(),
             bus_up: std::sync::atomic::AtomicBool::new(true),
             kick_all: Notify::new(),
+            seating: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -341,6 +345,7 @@ impl Hub {
         actor: &Actor,
         settings: GameSettings,
     ) -> Result<String, Refusal> {
+        let _seating = self.seating.lock().await;
         self.check_open_games(actor).await?;
         let mut rng = self.rng();
         for _ in 0..8 {
@@ -501,6 +506,7 @@ impl Hub {
     /// Takes the free seat of a game (already seated: opens it).
     pub async fn join(&self, conn: &ConnHandle, actor: &Actor, code: &str) -> Result<(), Refusal> {
         let room = self.room(code).await?;
+        let _seating = self.seating.lock().await;
         {
             let inner = room.inner.lock().await;
             if inner.live.rec.seat_of(&actor.token_hash).is_none() {
@@ -521,6 +527,14 @@ impl Hub {
     /// Applies a player's request to a game.
     pub async fn command(&self, actor: &Actor, code: &str, cmd: Command) -> Result<(), Refusal> {
         let room = self.room(code).await?;
+        // A rematch is a new game for both players: it counts against the limit of open games.
+        let _seating = if cmd == Command::Rematch {
+            let guard = self.seating.lock().await;
+            self.check_open_games(actor).await?;
+            Some(guard)
+        } else {
+            None
+        };
         let mut inner = room.inner.lock().await;
         self.apply_locked(&room, &mut inner, actor, cmd).await
     }

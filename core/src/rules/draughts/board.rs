@@ -175,11 +175,19 @@ struct Search<'s, S: Sink> {
     /// The longest sequence found so far (0: none).
     best: usize,
     man_dirs: [usize; 3],
+    /// Jumps the search may still try; at 0 it stops (`exhausted`).
+    budget: u64,
+    /// The budget ran out: what the sink holds is incomplete.
+    exhausted: bool,
 }
 
 impl<S: Sink> Search<'_, S> {
     #[inline]
     fn push(&mut self, land: u8, victim: u8) {
+        self.budget = self.budget.saturating_sub(1);
+        if self.budget == 0 {
+            self.exhausted = true;
+        }
         self.path[self.plen] = land;
         self.plen += 1;
         self.caps[self.clen] = victim;
@@ -211,6 +219,9 @@ impl<S: Sink> Search<'_, S> {
     fn man(&mut self, sq: u8, occ: u64, enemy: u64) {
         let mut found = false;
         for d in self.man_dirs {
+            if self.exhausted {
+                return;
+            }
             let Some(mid) = step(sq, d) else { continue };
             if enemy & bit(mid) == 0 {
                 continue;
@@ -252,7 +263,7 @@ impl<S: Sink> Search<'_, S> {
             let (occ2, enemy2) = (occ & !bit(v), enemy & !bit(v));
             let mut t = v;
             while let Some(n) = step(t, d) {
-                if occ2 & bit(n) != 0 {
+                if occ2 & bit(n) != 0 || self.exhausted {
                     break;
                 }
                 found = true;
@@ -284,6 +295,19 @@ impl Board {
     /// Generates the legal moves of `side` into `sink` (maximum captures only; simple moves only
     /// when there is no capture). Returns the number of pieces the captures take (0: none).
     pub fn generate<S: Sink>(&self, side: usize, sink: &mut S) -> usize {
+        let mut unlimited = u64::MAX;
+        self.generate_within(side, sink, &mut unlimited)
+            .expect("an unlimited search is never cut short")
+    }
+
+    /// As [`Board::generate`], trying at most `budget` jumps (reduced by the jumps tried): None
+    /// when the capture search needs more (what `sink` then holds is incomplete).
+    pub fn generate_within<S: Sink>(
+        &self,
+        side: usize,
+        sink: &mut S,
+        budget: &mut u64,
+    ) -> Option<usize> {
         let occ = self.occupied();
         let enemy = self.pieces(1 - side);
         let mut search = Search {
@@ -295,6 +319,8 @@ impl Board {
             mask: 0,
             best: 0,
             man_dirs: man_dirs(side),
+            budget: *budget,
+            exhausted: false,
         };
         let mut men = self.men[side];
         while men != 0 {
@@ -310,11 +336,15 @@ impl Board {
             search.path[0] = sq;
             search.king(sq, occ & !bit(sq), enemy, NO_DIR);
         }
+        *budget = search.budget;
+        if search.exhausted {
+            return None;
+        }
         let best = search.best;
         if best == 0 {
             self.simple_moves(side, sink);
         }
-        best
+        Some(best)
     }
 
     /// The simple moves of `side`, men first (forward, then towards a, then towards h), then kings.

@@ -200,6 +200,20 @@ impl Position {
         counter.0 as usize
     }
 
+    /// The number of legal moves, trying at most `budget` capture jumps (reduced by the jumps
+    /// tried): None when the search of capture sequences needs more. A set-up position with
+    /// many pieces and kings can have millions of maximal sequences (each a legal move); a
+    /// server that takes positions from strangers refuses those instead of listing them.
+    pub fn move_count_within(&self, budget: &mut u64) -> Option<usize> {
+        if self.material_outcome().is_some() {
+            return Some(0);
+        }
+        let mut counter = Counter::default();
+        self.board
+            .generate_within(self.side.index(), &mut counter, budget)?;
+        Some(counter.0 as usize)
+    }
+
     /// The legal moves in compact form, appended to `out` after clearing it, for the computer
     /// player's search. Returns how many pieces the compulsory capture takes (0: simple moves).
     /// Unlike [`Rules::legal_moves`] it does not look at the end of the game by material.
