@@ -40,8 +40,14 @@ pub fn router(hub: Arc<Hub>) -> Router {
 async fn ws(
     upgrade: WebSocketUpgrade,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     State(hub): State<Arc<Hub>>,
 ) -> impl IntoResponse {
+    let ip = if hub.config.behind_proxy {
+        forwarded_for(&headers).unwrap_or(addr.ip())
+    } else {
+        addr.ip()
+    };
     // Small buffers: the library's default is 128 KiB each way per connection, which at
     // thousands of connections is most of the server's memory; our messages are a few KiB.
     upgrade
@@ -50,7 +56,19 @@ async fn ws(
         .max_write_buffer_size(WRITE_LIMIT)
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
-        .on_upgrade(move |socket| crate::conn::run(socket, addr.ip(), hub))
+        .on_upgrade(move |socket| crate::conn::run(socket, ip, hub))
+}
+
+/// The client's address a reverse proxy passed on: the last entry of `X-Forwarded-For` (the
+/// one the proxy itself added; earlier ones are whatever the client claimed).
+fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
+    let last = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .last()?;
+    last.trim().parse().ok()
 }
 
 async fn index() -> impl IntoResponse {
@@ -103,7 +121,11 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io:
     let listener = Capped {
         inner: listener,
         open: Arc::new(std::sync::Mutex::new(HashMap::new())),
-        cap: (hub.config.max_conns_per_ip.saturating_mul(2)).max(hub.config.max_conns_per_ip + 8),
+        cap: if hub.config.behind_proxy {
+            usize::MAX
+        } else {
+            (hub.config.max_conns_per_ip.saturating_mul(2)).max(hub.config.max_conns_per_ip + 8)
+        },
     };
     // No Nagle delay: a move is one small message that should leave at once.
     use axum::serve::ListenerExt;

@@ -30,6 +30,9 @@ usage: takhte-server [OPTIONS]
                            (default 60000)
   --max-spectators N       spectators one game may have (default 5000)
   --max-suggestions N      suggestions one spectator may make for one move (default 10)
+  --behind-proxy           the server is reached only through a reverse proxy that sets
+                           X-Forwarded-For (as server/nginx.conf does): the limits per
+                           address use that header's last address
   --help                   this text
 
 The line 'takhte-server: listening on ADDR' on standard output says the server is ready.";
@@ -81,6 +84,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "--claim-after-ms" => out.config.claim_after_ms = number(a, value(a)?)? as u64,
             "--max-spectators" => out.config.max_spectators = number(a, value(a)?)?,
             "--max-suggestions" => out.config.max_suggestions = number(a, value(a)?)? as u32,
+            "--behind-proxy" => out.config.behind_proxy = true,
             other => return Err(format!("unknown option '{other}' (see --help)")),
         }
     }

@@ -432,3 +432,46 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
         "the face stays the first roll"
     );
 }
+
+/// Greets the server through a connection whose request carries `X-Forwarded-For: forwarded`
+/// (as a reverse proxy would); the server's first answer.
+fn hello_forwarded(addr: &str, forwarded: &str) -> (Raw, Option<ServerMsg>) {
+    let mut r = Raw::connect_with(addr, &[("x-forwarded-for", forwarded)]);
+    let t = r.token.clone();
+    r.send(&ClientMsg::Hello {
+        protocol: takhte_core::net::protocol::PROTOCOL_VERSION,
+        token: t,
+        name: "Behind".into(),
+    });
+    let first = r.recv();
+    (r, first)
+}
+
+/// Behind a reverse proxy (`--behind-proxy`) every socket comes from the proxy: the limit per
+/// address counts the address the proxy added last to `X-Forwarded-For`, so two clients are
+/// two addresses, and an address a client puts in front of its own changes nothing.
+#[test]
+fn behind_a_proxy_the_forwarded_address_is_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        &dir.path().join("p.sqlite"),
+        &["--behind-proxy", "--max-conns-per-ip", "1"],
+    );
+    let (_a, first) = hello_forwarded(&server.addr, "10.0.0.1");
+    assert!(
+        matches!(first, Some(ServerMsg::Welcome { .. })),
+        "{first:?}"
+    );
+    let (_b, first) = hello_forwarded(&server.addr, "10.0.0.2");
+    assert!(
+        matches!(first, Some(ServerMsg::Welcome { .. })),
+        "{first:?}"
+    );
+    let (_c, first) = hello_forwarded(&server.addr, "192.0.2.7, 10.0.0.1");
+    match first {
+        Some(ServerMsg::Bye { reason, .. }) => {
+            assert_eq!(reason, CloseReason::TooManyConnections)
+        }
+        other => panic!("a second connection of 10.0.0.1: {other:?}"),
+    }
+}

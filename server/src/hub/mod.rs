@@ -53,6 +53,10 @@ pub struct Config {
     pub max_suggestions: u32,
     /// The shortest time between two messages of spectator counts and suggestion tallies.
     pub crowd_every_ms: u64,
+    /// Behind a reverse proxy: a client's address is the last one of the `X-Forwarded-For`
+    /// header the proxy sets (every socket comes from the proxy, so sockets are not counted
+    /// per address either; the proxy limits them).
+    pub behind_proxy: bool,
 }
 
 impl Default for Config {
@@ -68,6 +72,7 @@ impl Default for Config {
             max_spectators: 5_000,
             max_suggestions: 10,
             crowd_every_ms: 250,
+            behind_proxy: false,
         }
     }
 }

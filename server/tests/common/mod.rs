@@ -261,11 +261,21 @@ pub struct Raw {
 impl Raw {
     /// Connects without saying hello.
     pub fn connect(addr: &str) -> Raw {
+        Raw::connect_with(addr, &[])
+    }
+
+    /// Connects without saying hello, with extra request headers (a proxy's, say).
+    pub fn connect_with(addr: &str, headers: &[(&'static str, &str)]) -> Raw {
+        use tungstenite::client::IntoClientRequest;
         let stream = TcpStream::connect(addr).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(30)))
             .unwrap();
-        let (ws, _) = tungstenite::client::client(format!("ws://{addr}/ws"), stream).unwrap();
+        let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+        for (name, value) in headers {
+            req.headers_mut().insert(*name, value.parse().unwrap());
+        }
+        let (ws, _) = tungstenite::client::client(req, stream).unwrap();
         Raw {
             ws,
             seen: Vec::new(),
