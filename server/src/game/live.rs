@@ -797,6 +797,12 @@ pub fn can_possibly_win(game: &AnyGame, side: Side) -> bool {
 /// Checks a new game's settings: a time control in range; a start position that reads,
 /// is not over, and is not of minesweeper chess.
 pub fn check_settings(s: &GameSettings) -> Result<(), Refusal> {
+    if s.audience && !s.spectators {
+        return refuse(
+            ErrorCode::BadSettings,
+            "an audience game needs spectators (spectators: true)",
+        );
+    }
     if let Some(ClockSpec {
         base_ms,
         increment_ms,
