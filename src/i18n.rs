@@ -161,10 +161,18 @@ impl I18n {
         self.loader().get_args(key, map)
     }
 
-    /// A date in this language, of a Unix time (UTC): the Gregorian calendar in English
-    /// ("2 Dec 2026"), the Solar Hijri calendar in Persian ("۱۱ آذر ۱۴۰۵", by `icu_calendar`).
+    /// A date in this language, of a Unix time, on the device's clock (its time zone): the
+    /// Gregorian calendar in English ("2 Dec 2026"), the Solar Hijri calendar in Persian
+    /// ("۱۱ آذر ۱۴۰۵", by `icu_calendar`). A game played at 1:00 in Tehran is dated that day,
+    /// not the day before as in UTC.
     pub fn date(&self, unix: u64) -> String {
-        let (y, m, d) = civil_from_days((unix / 86_400) as i64);
+        self.date_at(unix, local_offset(unix))
+    }
+
+    /// [`I18n::date`] for a clock `offset_secs` east of UTC.
+    pub fn date_at(&self, unix: u64, offset_secs: i32) -> String {
+        let local = unix as i64 + offset_secs as i64;
+        let (y, m, d) = civil_from_days(local.div_euclid(86_400));
         let (y, m, d) = match self.lang {
             Lang::En => (y, m, d),
             Lang::Fa => match icu_calendar::Date::try_new_iso(y, m, d) {
@@ -271,6 +279,17 @@ fn civil_from_days(days: i64) -> (i32, u8, u8) {
     (y as i32, m as u8, d as u8)
 }
 
+/// How far the device's clock is east of UTC at `unix`, in seconds (its time zone and summer
+/// time, from `TZ`, `/etc/localtime` or Android's time zone data); 0 when it cannot be read.
+fn local_offset(unix: u64) -> i32 {
+    use chrono::{Offset, TimeZone};
+    i64::try_from(unix)
+        .ok()
+        .and_then(|t| chrono::Local.timestamp_opt(t, 0).single())
+        .map(|d| d.offset().fix().local_minus_utc())
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod date_tests {
     use super::*;
@@ -281,10 +300,17 @@ mod date_tests {
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         let mut i = I18n::new(Lang::En);
         // 2026-12-02 is 11 Azar 1405; 2025-03-21 is 1 Farvardin 1404 (Nowruz).
-        assert_eq!(i.date(1_796_169_600), "2 Dec 2026");
+        assert_eq!(i.date_at(1_796_169_600, 0), "2 Dec 2026");
         i.set_lang(Lang::Fa);
-        assert_eq!(i.date(1_796_169_600), "۱۱ آذر ۱۴۰۵");
-        assert_eq!(i.date(1_742_515_200), "۱ فروردین ۱۴۰۴");
-        assert_eq!(i.date(1_742_428_800), "۳۰ اسفند ۱۴۰۳");
+        assert_eq!(i.date_at(1_796_169_600, 0), "۱۱ آذر ۱۴۰۵");
+        assert_eq!(i.date_at(1_742_515_200, 0), "۱ فروردین ۱۴۰۴");
+        assert_eq!(i.date_at(1_742_428_800, 0), "۳۰ اسفند ۱۴۰۳");
+        // 2 Dec 2026 22:00 UTC is already 3 Dec (12 Azar) in Tehran (+3:30), still 2 Dec in
+        // New York (-5:00); 1:00 UTC on 2 Dec is 1 Dec there.
+        let late = 1_796_169_600 + 22 * 3600;
+        assert_eq!(i.date_at(late, 3 * 3600 + 1800), "۱۲ آذر ۱۴۰۵");
+        i.set_lang(Lang::En);
+        assert_eq!(i.date_at(late, -5 * 3600), "2 Dec 2026");
+        assert_eq!(i.date_at(1_796_169_600 + 3600, -5 * 3600), "1 Dec 2026");
     }
 }
