@@ -283,6 +283,7 @@ online-error-game-over = This game has ended.
 online-error-not-started = Nobody has joined yet.
 online-error-die = The server rolls the die: roll first.
 online-error-no-draw-offer = There is no draw offer to answer.
+online-error-draw-offer-too-soon = You can offer a draw again after the next move.
 online-error-cannot-abort = A game can be aborted only before each side has moved.
 online-error-cannot-claim = Your opponent has not been gone long enough.
 online-error-cannot-rematch = A rematch is not possible now.

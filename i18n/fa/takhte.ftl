@@ -281,6 +281,7 @@ online-error-game-over = این بازی تمام شده است.
 online-error-not-started = هنوز کسی به بازی نپیوسته است.
 online-error-die = تاس را سرور می‌اندازد؛ اول تاس بیندازید.
 online-error-no-draw-offer = پیشنهاد تساوی‌ای برای پاسخ دادن نیست.
+online-error-draw-offer-too-soon = پس از حرکت بعدی می‌توانید دوباره پیشنهاد تساوی بدهید.
 online-error-cannot-abort = بازی را فقط پیش از اولین حرکت هر دو طرف می‌شود لغو کرد.
 online-error-cannot-claim = حریف هنوز به اندازه‌ی کافی دور نبوده است.
 online-error-cannot-rematch = الان بازی دوباره ممکن نیست.

@@ -1286,22 +1286,29 @@ fn probe_draw_offers_abort_after_end_and_rematch_twice() {
         1,
         "{r:?}"
     );
-    // Offer / decline, twenty times: reported.
-    let mut offers = 0;
+    // Declined, then offered again at once, twenty times: one offer a move, so each is
+    // refused as too soon and the opponent heard of the first only.
     b.reply(&ClientMsg::AnswerDraw {
         code: code.clone(),
         accept: false,
     });
     for _ in 0..20 {
-        w.reply(&offer);
-        b.reply(&ClientMsg::AnswerDraw {
-            code: code.clone(),
-            accept: false,
-        });
+        assert_eq!(w.error_of(&offer), ErrorCode::DrawOfferTooSoon);
     }
-    let _ = w.flush();
-    offers += b.seen.iter().filter(|t| t.contains("draw-offered")).count();
-    println!("NOTE: the opponent received {offers} draw offers (no limit per game)");
+    let _ = b.flush();
+    let offers = b.seen.iter().filter(|t| t.contains("draw-offered")).count();
+    assert_eq!(offers, 1, "the opponent received {offers} draw offers");
+    // Two moves later White may offer again.
+    w.reply(&mv(&code, 0, "e2e4"));
+    b.reply(&mv(&code, 1, "e7e5"));
+    let r = w.reply(&offer);
+    assert!(
+        matches!(
+            events(&r).last(),
+            Some(GameEvent::DrawOffered { by: Side::White })
+        ),
+        "{r:?}"
+    );
     // The end, then everything refused.
     w.reply(&ClientMsg::Resign { code: code.clone() });
     for m in [

@@ -137,6 +137,7 @@ fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::NotStarted => "online-error-not-started",
         ErrorCode::ForgedDie | ErrorCode::CannotRoll => "online-error-die",
         ErrorCode::NoDrawOffer => "online-error-no-draw-offer",
+        ErrorCode::DrawOfferTooSoon => "online-error-draw-offer-too-soon",
         ErrorCode::CannotAbort => "online-error-cannot-abort",
         ErrorCode::CannotClaim => "online-error-cannot-claim",
         ErrorCode::CannotRematch => "online-error-cannot-rematch",

@@ -358,6 +358,8 @@ pub enum ErrorCode {
     CannotRoll,
     /// There is no draw offer to answer, or the player's own offer is pending.
     NoDrawOffer,
+    /// The player offered a draw less than a move ago (one offer per move: no spamming).
+    DrawOfferTooSoon,
     /// The game is past the point where it can be aborted.
     CannotAbort,
     /// The opponent is here, or has not been gone long enough.

@@ -112,6 +112,7 @@ impl Live {
             moves: Vec::new(),
             rolled: None,
             draw_offer: None,
+            draw_offered_at: [None, None],
             rematch_offer: None,
             rematch: None,
             rematch_of: None,
@@ -445,6 +446,15 @@ impl Live {
                     now_ms,
                 )]),
                 None => {
+                    let now = self.rec.moves.len() as u32;
+                    let last = &mut self.rec.draw_offered_at[me.index()];
+                    if last.is_some_and(|at| now < at + 2) {
+                        return refuse(
+                            ErrorCode::DrawOfferTooSoon,
+                            "one draw offer a move: offer again after the next move",
+                        );
+                    }
+                    *last = Some(now);
                     self.rec.draw_offer = Some(me.index() as u8);
                     Ok(vec![GameEvent::DrawOffered { by: me }])
                 }

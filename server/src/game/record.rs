@@ -60,6 +60,10 @@ pub struct GameRecord {
     pub clock: Option<ClockRun>,
     /// A pending draw offer by White (0) or Black (1).
     pub draw_offer: Option<u8>,
+    /// How many moves the game had when White and Black last offered a draw (one offer per
+    /// move each).
+    #[serde(default)]
+    pub draw_offered_at: [Option<u32>; 2],
     /// A pending rematch offer.
     pub rematch_offer: Option<u8>,
     /// The rematch game's code.
