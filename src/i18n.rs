@@ -281,7 +281,7 @@ fn civil_from_days(days: i64) -> (i32, u8, u8) {
 
 /// How far the device's clock is east of UTC at `unix`, in seconds (its time zone and summer
 /// time, from `TZ`, `/etc/localtime` or Android's time zone data); 0 when it cannot be read.
-fn local_offset(unix: u64) -> i32 {
+pub(crate) fn local_offset(unix: u64) -> i32 {
     use chrono::{Offset, TimeZone};
     i64::try_from(unix)
         .ok()

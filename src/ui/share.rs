@@ -20,6 +20,13 @@ pub fn can_share(c: &Controller) -> bool {
     !c.session().moves().is_empty() && (!online || c.session().kind() != GameKind::MineChess)
 }
 
+/// Now, as the seconds of the device's clock (its time zone): the PGN `Date` and the file
+/// name say the day and time the player sees.
+fn local_now() -> u64 {
+    let now = crate::store::now_unix();
+    now.saturating_add_signed(crate::i18n::local_offset(now) as i64)
+}
+
 /// A file name for a shared game: `takhte-chess-20261202-101500.pgn`.
 fn file_name(kind: GameKind, unix: u64) -> String {
     let date = share::pgn_date(unix).replace('.', "");
@@ -94,7 +101,7 @@ impl AppState {
         let text = share::export(
             c.session(),
             &self.share_players(c),
-            &share::pgn_date(crate::store::now_unix()),
+            &share::pgn_date(local_now()),
         );
         let about = if c.session().kind() == GameKind::Chess {
             "share-about-pgn"
@@ -157,7 +164,7 @@ impl AppState {
         };
         let app = ui.global::<App>();
         let text = app.get_share_text().to_string();
-        let name = file_name(c.session().kind(), crate::store::now_unix());
+        let name = file_name(c.session().kind(), local_now());
         let note = match write_new(&self.export_dir(), &name, &text) {
             Ok(path) => self.i18n.tr_args(
                 "share-saved",
