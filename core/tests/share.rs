@@ -158,3 +158,82 @@ fn bad_texts_are_refused_with_their_reason() {
         Err(ImportError::Position(_))
     ));
 }
+
+#[test]
+fn comments_unclosed_texts_and_long_games() {
+    // A comment to the end of the line, and a stray ')' that closes nothing.
+    let g = import("1. e4 ; the king's pawn\ne5 ) 2. Nf3").unwrap();
+    assert_eq!(g.moves, ["e2e4", "e7e5", "g1f3"]);
+    // A comment or a variation never closed: refused, not read as a shorter game.
+    assert_eq!(
+        import("1. e4 { never closed 2. zz9"),
+        Err(ImportError::Unclosed)
+    );
+    assert_eq!(import("1. e4 (1. d4 d5 2. e4"), Err(ImportError::Unclosed));
+    // An illegal move in standard notation is explained as one (not as coordinates).
+    match import("1. e4 e5 2. e4") {
+        Err(ImportError::Move { reason, .. }) => {
+            assert!(!reason.contains("e2e4"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Kings and knights wandering in minesweeper chess (no mines, no fifty-move rule; a move
+    // that would end the game by repetition is not taken): a game longer than Takhte opens.
+    let mut s = Session::new(GameStart {
+        kind: GameKind::MineChess,
+        position: Some("n3k3/8/8/8/8/8/8/8/8/N3K3 w - - -".into()),
+        seed: 0,
+        start_rolls: vec![],
+    })
+    .unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    while s.moves().len() <= takhte_core::game::share::MAX_IMPORT_MOVES {
+        let moves = s.game().legal_moves();
+        let start = rng.gen_range(0..moves.len());
+        let mv = (0..moves.len())
+            .map(|i| &moves[(start + i) % moves.len()])
+            .find(|mv| {
+                let mut g = s.game().clone();
+                g.play(mv).is_ok() && g.outcome().is_none()
+            })
+            .expect("a move that goes on")
+            .clone();
+        s.play(&mv).unwrap();
+    }
+    let text = export(&s, &Players::default(), "2026.12.02");
+    assert_eq!(import(&text), Err(ImportError::TooLong));
+}
+
+#[test]
+fn odd_starts_and_names_do_not_break_the_text() {
+    // The FEN's move counter at its largest: Black moves, the count does not overflow.
+    let g =
+        import("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 4294967295\"]\n\ne5")
+            .unwrap();
+    let s = session_of(&g).unwrap();
+    let text = export(
+        &s,
+        &Players {
+            white: "Sara\nline two".into(),
+            black: "\"Ali\" \\ Reza".into(),
+        },
+        "2026.12.02",
+    );
+    // Each tag stays on its line, and the text reads back to the same game and names.
+    assert!(text.contains("[White \"Sara line two\"]"), "{text}");
+    let back = import(&text).unwrap();
+    assert_eq!(back.moves, g.moves);
+    // A draughts position whose capture sequences run into the millions (or with more pieces
+    // than a side has) is refused, not listed.
+    for fen in [
+        "1b3b2/b1b3bW/1b1B3B/4b3/5b2/3b2b1/5b1B/2B3B1 w",
+        "1b1b1b1b/bbb1BBbW/1b1B1b1B/2bBb3/bb1b1b2/3b2b1/1b1b1b1B/2B1B1B1 w",
+    ] {
+        let t = std::time::Instant::now();
+        let r = import(&format!(
+            "[Variant \"Turkish draughts\"]\n[FEN \"{fen}\"]\n1. h7-h8"
+        ));
+        assert!(matches!(r, Err(ImportError::Position(_))), "{fen}: {r:?}");
+        assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    }
+}

@@ -398,4 +398,6 @@ import-go = Open
 import-error-empty = There is no game in this text.
 import-error-variant = { $name } is not one of Takhte's games.
 import-error-position = The start position (the FEN tag) cannot be read.
+import-error-unclosed = A comment {"{"} or a variation ( in the text is not closed.
+import-error-too-long = The game is too long: Takhte opens games of up to { $max } moves.
 import-error-move = { $move } is not a legal move in that position.

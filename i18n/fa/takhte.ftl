@@ -396,4 +396,6 @@ import-go = باز کردن
 import-error-empty = در این متن بازی‌ای پیدا نشد.
 import-error-variant = «{ $name }» از بازی‌های تخته نیست.
 import-error-position = وضعیت شروع (برچسب FEN) خوانده نمی‌شود.
+import-error-unclosed = توضیحی با {"{"} یا شاخه‌ای با ( در متن بسته نشده است.
+import-error-too-long = بازی بیش از حد بلند است: تخته بازی‌هایی تا { $max } حرکت را باز می‌کند.
 import-error-move = حرکت { $move } در آن وضعیت مجاز نیست.

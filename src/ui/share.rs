@@ -195,6 +195,14 @@ impl AppState {
                 .i18n
                 .tr_args("import-error-variant", &[("name", self.isolate(name))]),
             ImportError::Position(_) => self.tr("import-error-position"),
+            ImportError::Unclosed => self.tr("import-error-unclosed"),
+            ImportError::TooLong => self.i18n.tr_args(
+                "import-error-too-long",
+                &[(
+                    "max",
+                    self.i18n.number(crate::game::share::MAX_IMPORT_MOVES),
+                )],
+            ),
             ImportError::Move { numbered, .. } => self
                 .i18n
                 .tr_args("import-error-move", &[("move", self.isolate(numbered))]),

@@ -101,7 +101,8 @@ impl Clock {
     pub fn after_move(&mut self, mover: Side, now: Instant) {
         self.pause(now);
         if self.remaining[mover.index()] > 0 {
-            self.remaining[mover.index()] += self.control.increment_ms;
+            self.remaining[mover.index()] =
+                self.remaining[mover.index()].saturating_add(self.control.increment_ms);
         }
         self.running = Some((mover.opponent(), now));
     }

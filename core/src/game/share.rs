@@ -78,7 +78,23 @@ fn first_number(start: &AnyGame) -> u32 {
     }
 }
 
+/// Whether a chess move is written in coordinates (`e2e4`, `e7e8q`) rather than standard
+/// notation.
+fn looks_like_coordinates(word: &str) -> bool {
+    let b = word.as_bytes();
+    (b.len() == 4 || b.len() == 5)
+        && matches!(b[0], b'a'..=b'h')
+        && matches!(b[1], b'1'..=b'8')
+        && matches!(b[2], b'a'..=b'h')
+        && matches!(b[3], b'1'..=b'8')
+}
+
 fn tag(name: &str, value: &str) -> String {
+    // A tag is one line: line breaks and other control characters become spaces.
+    let value: String = value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     let value = value.replace('\\', "\\\\").replace('"', "\\\"");
     format!("[{name} \"{value}\"]\n")
 }
@@ -128,7 +144,7 @@ pub fn export(session: &Session, players: &Players, date: &str) -> String {
         }
         words.push(word);
         if mover == Side::Black {
-            number += 1;
+            number = number.saturating_add(1);
         }
         if game.play(&mv).is_err() {
             break;
@@ -167,6 +183,10 @@ pub struct Imported {
     pub players: Players,
 }
 
+/// The most moves (both sides' moves counted) a game read from text may have: real games
+/// have a few hundred; far longer texts would only keep the app busy (checking repetitions).
+pub const MAX_IMPORT_MOVES: usize = 6_000;
+
 /// Why a text could not be read as a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImportError {
@@ -176,6 +196,10 @@ pub enum ImportError {
     Variant(String),
     /// The start position does not read.
     Position(String),
+    /// A comment (`{`) or a variation (`(`) is not closed.
+    Unclosed,
+    /// The game has more moves than Takhte opens ([`MAX_IMPORT_MOVES`]).
+    TooLong,
     /// The move `text`, the `index`-th of the game (from 1), is not a legal move there.
     Move {
         /// Which move of the game it is, counting both sides' moves from 1.
@@ -195,6 +219,11 @@ impl std::fmt::Display for ImportError {
             ImportError::Empty => write!(f, "no game found in the text"),
             ImportError::Variant(v) => write!(f, "'{v}' is not a game of Takhte"),
             ImportError::Position(e) => write!(f, "the start position: {e}"),
+            ImportError::Unclosed => write!(f, "a comment or a variation is not closed"),
+            ImportError::TooLong => write!(
+                f,
+                "the game has more than {MAX_IMPORT_MOVES} moves (both sides' moves counted)"
+            ),
             ImportError::Move {
                 numbered, reason, ..
             } => write!(f, "{numbered}: {reason}"),
@@ -250,21 +279,38 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     let mut game = start
         .first_position()
         .map_err(|e| ImportError::Position(e.to_string()))?;
+    if let AnyGame::Draughts(l) = &game {
+        l.position()
+            .playable()
+            .map_err(|e| ImportError::Position(e.to_string()))?;
+    }
     let mut number = first_number(&game);
     // The movetext without comments, variations and annotation glyphs.
     let mut clean = String::new();
     let mut depth = 0;
     let mut in_comment = false;
+    let mut line_comment = false;
     for c in body.chars() {
         match c {
+            '\n' if line_comment => {
+                line_comment = false;
+                clean.push(' ');
+            }
+            _ if line_comment => {}
             '{' => in_comment = true,
             '}' => in_comment = false,
-            '(' if !in_comment => depth += 1,
-            ')' if !in_comment => depth -= 1,
-            _ if in_comment || depth > 0 => {}
-            ';' => in_comment = false,
+            _ if in_comment => {}
+            // A comment to the end of the line.
+            ';' => line_comment = true,
+            '(' => depth += 1,
+            // A stray closing parenthesis closes nothing.
+            ')' => depth = (depth - 1).max(0),
+            _ if depth > 0 => {}
             _ => clean.push(c),
         }
+    }
+    if in_comment || depth > 0 {
+        return Err(ImportError::Unclosed);
     }
     let mut moves = Vec::new();
     let mut result_word = get("Result");
@@ -297,6 +343,9 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             continue;
         }
         let index = moves.len() + 1;
+        if index > MAX_IMPORT_MOVES {
+            return Err(ImportError::TooLong);
+        }
         let mover = game.side_to_move();
         let numbered = match mover {
             Side::White => format!("{number}. {word}"),
@@ -306,7 +355,17 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             AnyGame::Chess(l) => l
                 .position()
                 .parse_san(word)
-                .or_else(|_| chess::parse_uci(l.position().board(), word))
+                .or_else(|san| {
+                    // Coordinates (e2e4) as some programs write them; otherwise the reason is
+                    // the one of the move as written, in standard notation.
+                    chess::parse_uci(l.position().board(), word).map_err(|uci| {
+                        if looks_like_coordinates(word) {
+                            uci
+                        } else {
+                            san
+                        }
+                    })
+                })
                 .map(crate::rules::AnyMove::Chess),
             other => other.parse_move(word),
         }
@@ -324,7 +383,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             reason: e.to_string(),
         })?;
         if mover == Side::Black {
-            number += 1;
+            number = number.saturating_add(1);
         }
     }
     if moves.is_empty() && tags.is_empty() {

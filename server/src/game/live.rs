@@ -851,45 +851,17 @@ pub fn check_settings(s: &GameSettings) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// Capture jumps the server may try to list the moves of a set-up draughts position.
-const DRAUGHTS_JUMPS: u64 = 200_000;
-/// And the moves of every position one move later, together.
-const DRAUGHTS_NEXT_JUMPS: u64 = 2_000_000;
-
-/// A set-up Turkish draughts position: at most the sixteen pieces a side has at the start, and
-/// moves the server can list quickly, now and one move later. (With kings among many pieces,
-/// the maximal capture sequences — each a legal move — can run into the millions; every move
-/// check would then cost seconds.)
+/// A set-up Turkish draughts position the server takes: [`Position::playable`] (at most
+/// sixteen pieces a side, moves listable quickly now and one move later).
+///
+/// [`Position::playable`]: takhte_core::rules::draughts::Position::playable
 fn check_draughts_position(text: &str) -> Result<(), Refusal> {
     use takhte_core::rules::draughts::Position;
-    use takhte_core::rules::{Rules, Side, Square};
-    let too_complex = || Refusal {
-        code: ErrorCode::BadSettings,
-        message: "the position has too many capture sequences to play online".into(),
-    };
-    let pos = Position::from_text(text).map_err(|e| Refusal {
-        code: ErrorCode::BadSettings,
-        message: e.to_string(),
-    })?;
-    for (side, name) in [(Side::White, "White"), (Side::Black, "Black")] {
-        let n = (0..64u8)
-            .filter(|&i| pos.piece_at(Square(i)).is_some_and(|p| p.side() == side))
-            .count();
-        if n > 16 {
-            return refuse(
-                ErrorCode::BadSettings,
-                format!("{name} has {n} pieces; a side has at most 16"),
-            );
-        }
-    }
-    let mut jumps = DRAUGHTS_JUMPS;
-    pos.move_count_within(&mut jumps).ok_or_else(too_complex)?;
-    let mut left = DRAUGHTS_NEXT_JUMPS;
-    for mv in pos.legal_moves() {
-        let mut next = pos.clone();
-        if next.play(&mv).is_ok() {
-            next.move_count_within(&mut left).ok_or_else(too_complex)?;
-        }
-    }
-    Ok(())
+    use takhte_core::rules::Rules;
+    Position::from_text(text)
+        .and_then(|pos| pos.playable())
+        .map_err(|e| Refusal {
+            code: ErrorCode::BadSettings,
+            message: e.to_string(),
+        })
 }

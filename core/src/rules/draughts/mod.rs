@@ -125,6 +125,11 @@ impl Sink for Vec<Move> {
     }
 }
 
+/// Capture jumps [`Position::playable`] may try to list the moves of a position.
+pub const PLAYABLE_JUMPS: u64 = 200_000;
+/// And the moves of every position one move later, together.
+pub const PLAYABLE_NEXT_JUMPS: u64 = 2_000_000;
+
 impl Position {
     /// The start position: White men on ranks 2 and 3, Black men on ranks 6 and 7, White to move.
     pub fn start() -> Position {
@@ -212,6 +217,42 @@ impl Position {
         self.board
             .generate_within(self.side.index(), &mut counter, budget)?;
         Some(counter.0 as usize)
+    }
+
+    /// Whether a set-up position is one to play from: at most the sixteen pieces a side has at
+    /// the start, and legal moves that can be listed quickly, now and one move later (at most
+    /// [`PLAYABLE_JUMPS`] capture jumps, then [`PLAYABLE_NEXT_JUMPS`] for every next position
+    /// together). With kings among many pieces the maximal capture sequences — each a legal
+    /// move — can run into the millions, and every move would then take seconds to check.
+    ///
+    /// ```
+    /// use takhte_core::rules::draughts::Position;
+    /// use takhte_core::rules::Rules;
+    /// assert!(Position::start().playable().is_ok());
+    /// let crowded = Position::from_text("bbbbbbbb/bbbbbbbb/b7/8/8/8/wwwwwwww/8 w").unwrap();
+    /// assert!(crowded.playable().unwrap_err().to_string().contains("17 pieces"));
+    /// ```
+    pub fn playable(&self) -> Result<(), PositionError> {
+        for (side, name) in [(Side::White, "White"), (Side::Black, "Black")] {
+            let n = self.board.pieces(side.index()).count_ones();
+            if n > 16 {
+                return Err(PositionError::new(format!(
+                    "{name} has {n} pieces; a side has at most 16"
+                )));
+            }
+        }
+        let too_complex =
+            || PositionError::new("the position has too many capture sequences to play");
+        let mut jumps = PLAYABLE_JUMPS;
+        self.move_count_within(&mut jumps).ok_or_else(too_complex)?;
+        let mut left = PLAYABLE_NEXT_JUMPS;
+        for mv in self.legal_moves() {
+            let mut next = self.clone();
+            if next.play(&mv).is_ok() {
+                next.move_count_within(&mut left).ok_or_else(too_complex)?;
+            }
+        }
+        Ok(())
     }
 
     /// The legal moves in compact form, appended to `out` after clearing it, for the computer
