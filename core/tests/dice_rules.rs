@@ -850,3 +850,12 @@ fn outcome_results_are_consistent() {
     assert!(p.pawn_moves(1).is_empty());
     assert!(!p.can_roll());
 }
+
+#[test]
+fn a_face_that_is_not_on_a_die_has_no_moves() {
+    let g = takhte_core::rules::AnyGame::start(takhte_core::rules::GameKind::DiceChess, 0);
+    assert!(!g.moves_text(Some(3)).is_empty());
+    for face in [0, 7, 255] {
+        assert_eq!(g.moves_text(Some(face)), Vec::<String>::new(), "face {face}");
+    }
+}

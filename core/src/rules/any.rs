@@ -211,11 +211,13 @@ impl AnyGame {
 
     /// The moves the CLI's `moves` command prints, sorted: every legal move in machine form;
     /// for dice chess the king's moves, or with `die` that face's pawn moves in plain from–to
-    /// form (`b2c4`), or `N:-` when the face gives none.
+    /// form (`b2c4`), or `N:-` when the face gives none (nothing for a face other than 1–6).
     /// As with [`Rules::legal_moves`], a chess draw by rule still lists its moves.
     pub fn moves_text(&self, die: Option<u8>) -> Vec<String> {
         let mut out: Vec<String> = match (self, die) {
             (AnyGame::Dice(l), _) if l.outcome().is_some() => Vec::new(),
+            // A die has faces 1 to 6: no move for another.
+            (AnyGame::Dice(_), Some(face)) if !(1..=6).contains(&face) => Vec::new(),
             (AnyGame::Dice(l), None) => l
                 .position()
                 .king_moves()
