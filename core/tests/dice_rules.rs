@@ -856,6 +856,10 @@ fn a_face_that_is_not_on_a_die_has_no_moves() {
     let g = takhte_core::rules::AnyGame::start(takhte_core::rules::GameKind::DiceChess, 0);
     assert!(!g.moves_text(Some(3)).is_empty());
     for face in [0, 7, 255] {
-        assert_eq!(g.moves_text(Some(face)), Vec::<String>::new(), "face {face}");
+        assert_eq!(
+            g.moves_text(Some(face)),
+            Vec::<String>::new(),
+            "face {face}"
+        );
     }
 }

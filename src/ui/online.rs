@@ -646,6 +646,23 @@ impl AppState {
         self.refresh_online();
     }
 
+    /// A time control inside a sentence: "3+2" (in Persian "۳+۲" kept left to right by an
+    /// isolate, or it reads "۲+۳"), or "No clock".
+    fn clock_in_line(&self, clock: Option<ClockSpec>) -> String {
+        match clock {
+            Some(c) => self.isolate(
+                &self.i18n.number(
+                    TimeControl {
+                        base_ms: c.base_ms,
+                        increment_ms: c.increment_ms,
+                    }
+                    .label(),
+                ),
+            ),
+            None => self.tr("time-none"),
+        }
+    }
+
     /// The waiting room of a game that has a free seat: its code, its link, a fresh note.
     fn show_waiting(&mut self, code: &str) {
         self.online.waiting = Some(code.to_string());
@@ -875,16 +892,7 @@ impl AppState {
             .lobby
             .iter()
             .map(|e| {
-                let clock = match e.clock {
-                    Some(c) => self.i18n.number(
-                        TimeControl {
-                            base_ms: c.base_ms,
-                            increment_ms: c.increment_ms,
-                        }
-                        .label(),
-                    ),
-                    None => self.tr("time-none"),
-                };
+                let clock = self.clock_in_line(e.clock);
                 OnlineRow {
                     code: e.code.clone().into(),
                     title: self.tr(&format!("game-{}", e.kind.name())).into(),
@@ -947,16 +955,7 @@ impl AppState {
             };
             app.set_online_link(link.into());
             if let Some(m) = self.online.mirrors.get(code) {
-                let clock = match m.clock {
-                    Some(c) => self.i18n.number(
-                        TimeControl {
-                            base_ms: c.base_ms,
-                            increment_ms: c.increment_ms,
-                        }
-                        .label(),
-                    ),
-                    None => self.tr("time-none"),
-                };
+                let clock = self.clock_in_line(m.clock);
                 let side = m.you.map(|s| self.tr(side_key(s))).unwrap_or_default();
                 app.set_online_waiting_line(
                     self.i18n
