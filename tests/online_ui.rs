@@ -13,15 +13,6 @@ use i_slint_backend_testing::ElementHandle;
 use slint::ComponentHandle;
 use takhte::ui::{App, TakhteApp};
 
-fn moves(app: &TakhteApp) -> Vec<String> {
-    app.state
-        .borrow()
-        .controller
-        .as_ref()
-        .map(|c| c.session().moves().to_vec())
-        .unwrap_or_default()
-}
-
 /// Lets both apps take in what the network brought until `done` (or fails after 15 s).
 fn until(apps: &[&TakhteApp], what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(15);

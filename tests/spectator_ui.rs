@@ -118,16 +118,7 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
     // Right after a move, suggest one for the side to move by taps: a piece that can move,
     // then one of its targets.
     let view = || app.state.borrow().controller.as_ref().unwrap().view();
-    let moves_now = || {
-        app.state
-            .borrow()
-            .controller
-            .as_ref()
-            .unwrap()
-            .session()
-            .moves()
-            .len()
-    };
+    let moves_now = || moves(&app).len();
     let start = moves_now();
     until(&app, "a fresh move", || moves_now() > start);
     let side = view().side_to_move;

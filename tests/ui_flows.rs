@@ -174,30 +174,12 @@ fn a_game_is_shared_and_opened_again() {
     );
     press(&app, "Open");
     assert_eq!(screen(&app), "game");
-    let moves = app
-        .state
-        .borrow()
-        .controller
-        .as_ref()
-        .unwrap()
-        .session()
-        .moves()
-        .to_vec();
-    assert_eq!(moves, ["e2e4", "e7e5", "g1f3"]);
+    assert_eq!(moves(&app), ["e2e4", "e7e5", "g1f3"]);
     assert!(!view(&app).review, "an unfinished game goes on");
     tap(&app, "b8");
     tap(&app, "c6");
-    let moves = app
-        .state
-        .borrow()
-        .controller
-        .as_ref()
-        .unwrap()
-        .session()
-        .moves()
-        .to_vec();
     assert_eq!(
-        moves.last().map(String::as_str),
+        moves(&app).last().map(String::as_str),
         Some("b8c6"),
         "Black answered"
     );

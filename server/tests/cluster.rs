@@ -344,21 +344,7 @@ fn a_flag_falls_after_the_instance_serving_the_game_died() {
     assert!(st.end.is_none() || st.end.as_ref().unwrap().reason == "time");
     let end = match st.end {
         Some(e) => e,
-        None => match b2.until(|m| {
-            matches!(
-                m,
-                ServerMsg::Event {
-                    event: GameEvent::Ended { .. },
-                    ..
-                }
-            )
-        }) {
-            ServerMsg::Event {
-                event: GameEvent::Ended { end, .. },
-                ..
-            } => end,
-            _ => unreachable!(),
-        },
+        None => ended(&mut b2),
     };
     assert_eq!(
         (end.reason.as_str(), end.winner),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use common::*;
 use takhte_core::net::bot::{self, BotRole};
 use takhte_core::net::protocol::{
-    ClientMsg, ClockSpec, ColourChoice, EndState, GameEvent, GameSettings, ServerMsg,
+    ClientMsg, ClockSpec, ColourChoice, GameEvent, GameSettings, ServerMsg,
 };
 use takhte_core::rules::mine::Visible;
 use takhte_core::rules::{AnyGame, GameKind, Side};
@@ -48,24 +48,6 @@ fn open(
         )
     });
     (w, b, code)
-}
-
-fn ended(r: &mut Raw) -> EndState {
-    match r.until(|m| {
-        matches!(
-            m,
-            ServerMsg::Event {
-                event: GameEvent::Ended { .. },
-                ..
-            }
-        )
-    }) {
-        ServerMsg::Event {
-            event: GameEvent::Ended { end, .. },
-            ..
-        } => end,
-        _ => unreachable!(),
-    }
 }
 
 /// Reads until the move of `ply` has arrived.

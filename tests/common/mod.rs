@@ -46,6 +46,16 @@ pub fn screen(app: &TakhteApp) -> String {
     app.window.global::<App>().get_screen().to_string()
 }
 
+/// Every move of the game on the board (whatever the review cursor), none without a game.
+pub fn moves(app: &TakhteApp) -> Vec<String> {
+    app.state
+        .borrow()
+        .controller
+        .as_ref()
+        .map(|c| c.session().moves().to_vec())
+        .unwrap_or_default()
+}
+
 /// The view of the game on the board.
 pub fn view(app: &TakhteApp) -> takhte::game::View {
     app.state.borrow().controller.as_ref().unwrap().view()

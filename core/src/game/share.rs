@@ -15,7 +15,7 @@
 //! assert_eq!(back.moves, ["f2f3", "e7e5", "g2g4", "d8h4"]);
 //! ```
 
-use crate::rules::{chess, AnyGame, GameKind, GameResult, Side};
+use crate::rules::{chess, AnyGame, GameKind, GameResult, MoveError, Side};
 
 use super::session::{GameEnd, GameStart, Session};
 
@@ -76,17 +76,6 @@ fn first_number(start: &AnyGame) -> u32 {
             .unwrap_or(1),
         _ => 1,
     }
-}
-
-/// Whether a chess move is written in coordinates (`e2e4`, `e7e8q`) rather than standard
-/// notation.
-fn looks_like_coordinates(word: &str) -> bool {
-    let b = word.as_bytes();
-    (b.len() == 4 || b.len() == 5)
-        && matches!(b[0], b'a'..=b'h')
-        && matches!(b[1], b'1'..=b'8')
-        && matches!(b[2], b'a'..=b'h')
-        && matches!(b[3], b'1'..=b'8')
 }
 
 fn tag(name: &str, value: &str) -> String {
@@ -356,14 +345,11 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                 .position()
                 .parse_san(word)
                 .or_else(|san| {
-                    // Coordinates (e2e4) as some programs write them; otherwise the reason is
-                    // the one of the move as written, in standard notation.
-                    chess::parse_uci(l.position().board(), word).map_err(|uci| {
-                        if looks_like_coordinates(word) {
-                            uci
-                        } else {
-                            san
-                        }
+                    // Coordinates (e2e4) as some programs write them; a text that is not even
+                    // that is explained as the standard notation it was written in.
+                    chess::parse_uci(l.position().board(), word).map_err(|uci| match uci {
+                        MoveError::Malformed(_) => san,
+                        other => other,
                     })
                 })
                 .map(crate::rules::AnyMove::Chess),

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use takhte_core::net::bot::{self, BotConfig, BotReport, BotRole};
 use takhte_core::net::protocol::{
-    ClientMsg, ClockSpec, ColourChoice, GameSettings, ServerMsg, PROTOCOL_VERSION,
+    ClientMsg, ClockSpec, ColourChoice, GameEvent, GameSettings, ServerMsg, PROTOCOL_VERSION,
 };
 use takhte_core::net::token;
 use takhte_core::rules::GameKind;
@@ -422,6 +422,25 @@ pub fn start_bot_game(
 pub fn bot_game(a: BotConfig, b: BotConfig, settings: GameSettings) -> (BotReport, BotReport) {
     let (_, ha, hb) = start_bot_game(a, b, settings);
     (ha.join().unwrap(), hb.join().unwrap())
+}
+
+/// Reads until the game ends; how it ended.
+pub fn ended(r: &mut Raw) -> takhte_core::net::protocol::EndState {
+    match r.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Ended { .. },
+                ..
+            }
+        )
+    }) {
+        ServerMsg::Event {
+            event: GameEvent::Ended { end, .. },
+            ..
+        } => end,
+        _ => unreachable!(),
+    }
 }
 
 /// Waits (up to 60 s) until at least `n` moves of the game are stored, or it has ended.
