@@ -195,7 +195,17 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
     drop(state);
     drop(conn);
     let _ = writer.await;
+    // What the client still sends is read (and dropped) for a moment before the socket closes:
+    // closing with unread data resets the connection, and the client would lose the reason
+    // (the `bye`) sent just before.
+    let _ = tokio::time::timeout(LINGER, async {
+        while let Some(Ok(_)) = stream.next().await {}
+    })
+    .await;
 }
+
+/// How long a closing connection's last incoming messages are read and dropped.
+const LINGER: Duration = Duration::from_secs(1);
 
 fn bye(conn: &ConnHandle, reason: CloseReason, message: String) {
     conn.send(to_text(&ServerMsg::Bye { reason, message }));
