@@ -291,6 +291,7 @@ online-error-bad-settings = The server did not accept these settings.
 online-error-too-many-games = You have too many games in progress. Finish one first.
 online-error-rate-limited = Too many requests; wait a moment.
 online-error-storage = The server could not save this; nothing was lost. Try again.
+online-error-internal = The server failed on this; nothing was changed. Try again.
 online-error-protocol = This app and the server speak different versions. Update the app.
 online-error-client = The server did not understand the app; try again.
 online-error-too-many-connections = Too many connections from your network to this server.

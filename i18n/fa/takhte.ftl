@@ -289,6 +289,7 @@ online-error-bad-settings = سرور این تنظیمات را نپذیرفت.
 online-error-too-many-games = بازی‌های نیمه‌تمام شما زیاد است. اول یکی را تمام کنید.
 online-error-rate-limited = درخواست‌ها زیاد است؛ کمی صبر کنید.
 online-error-storage = سرور نتوانست این را ذخیره کند؛ چیزی از دست نرفت. دوباره امتحان کنید.
+online-error-internal = سرور در انجام این کار به خطا خورد؛ چیزی تغییر نکرد. دوباره امتحان کنید.
 online-error-protocol = نسخه‌ی این برنامه با سرور جور نیست. برنامه را به‌روز کنید.
 online-error-client = سرور پیام برنامه را نفهمید؛ دوباره امتحان کنید.
 online-error-too-many-connections = از شبکه‌ی شما اتصال‌های زیادی به این سرور باز است.

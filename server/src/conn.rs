@@ -170,8 +170,20 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
                     conn.send_msg(&error(ErrorCode::RateLimited, "too many messages; slow down", None));
                     continue;
                 }
-                if state.handle(&text).await {
-                    break;
+                // A panic in one request (a bug) is kept to that request: the client is told,
+                // the connection and every other go on.
+                let handled = std::panic::AssertUnwindSafe(state.handle(&text));
+                match futures_util::FutureExt::catch_unwind(handled).await {
+                    Ok(true) => break,
+                    Ok(false) => {}
+                    Err(_) => {
+                        crate::log!("a request failed inside the server (a panic); the connection goes on");
+                        conn.send_msg(&error(
+                            ErrorCode::Internal,
+                            "the server failed on this request; nothing was changed, try again",
+                            None,
+                        ));
+                    }
                 }
             }
             _ = conn.kill.notified() => break,

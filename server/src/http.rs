@@ -94,16 +94,22 @@ async fn join_page(Path(code): Path<String>) -> impl IntoResponse {
     ))
 }
 
-/// Serves until the process ends: the routes, the clock ticker and the room eviction.
+/// Serves until the process ends: the routes, the clock ticker (with the heartbeat) and the
+/// room eviction.
 pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io::Result<()> {
     let ticker = Arc::clone(&hub);
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_millis(50));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut n: u64 = 0;
         loop {
             every.tick().await;
             ticker.tick().await;
             ticker.flush_crowds().await;
+            n += 1;
+            if n % 20 == 0 {
+                ticker.beat().await;
+            }
         }
     });
     let evictor = Arc::clone(&hub);
@@ -157,7 +163,10 @@ impl axum::serve::Listener for Capped {
         loop {
             let (tcp, addr) = axum::serve::Listener::accept(&mut self.inner).await;
             {
-                let mut open = self.open.lock().expect("sockets lock");
+                let mut open = self
+                    .open
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 let n = open.entry(addr.ip()).or_default();
                 if *n >= self.cap {
                     continue; // dropped: closed
@@ -169,6 +178,7 @@ impl axum::serve::Listener for Capped {
                 ip: addr.ip(),
                 open: Arc::clone(&self.open),
                 answer_by: Some(Box::pin(tokio::time::sleep(REQUEST_WITHIN))),
+                upgraded: false,
             };
             return (io, addr);
         }
@@ -179,8 +189,10 @@ impl axum::serve::Listener for Capped {
     }
 }
 
-/// How long a new socket has to send a whole request (the server answers it, with the
-/// WebSocket upgrade or a page): a request left half-sent is closed then.
+/// How long a socket has to send a whole request (the server answers it, with the WebSocket
+/// upgrade or a page): from its opening, and again from each answer (a socket kept alive
+/// for another request may idle or trickle no longer than that). A socket that is late is
+/// closed. A WebSocket has limits of its own ([`crate::conn`]).
 const REQUEST_WITHIN: Duration = Duration::from_secs(10);
 
 /// An accepted socket, counted for its address until it closes.
@@ -188,13 +200,34 @@ struct Counted {
     tcp: tokio::net::TcpStream,
     ip: IpAddr,
     open: OpenSockets,
-    /// Until the server first writes: when reading gives up.
+    /// When reading gives up: the next request must be whole by then.
     answer_by: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// The socket is a WebSocket now (the server answered `101 Switching Protocols`).
+    upgraded: bool,
+}
+
+impl Counted {
+    /// The server wrote `first` (the start of what it wrote): the end of an answer, or the
+    /// switch to a WebSocket.
+    fn answered(&mut self, first: &[u8]) {
+        if self.upgraded {
+            return;
+        }
+        if first.starts_with(b"HTTP/1.1 101") {
+            self.upgraded = true;
+            self.answer_by = None;
+        } else {
+            self.answer_by = Some(Box::pin(tokio::time::sleep(REQUEST_WITHIN)));
+        }
+    }
 }
 
 impl Drop for Counted {
     fn drop(&mut self) {
-        let mut open = self.open.lock().expect("sockets lock");
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(n) = open.get_mut(&self.ip) {
             *n -= 1;
             if *n == 0 {
@@ -230,7 +263,7 @@ impl tokio::io::AsyncWrite for Counted {
     ) -> Poll<std::io::Result<usize>> {
         let written = Pin::new(&mut self.tcp).poll_write(cx, buf);
         if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
-            self.answer_by = None;
+            self.answered(buf);
         }
         written
     }
@@ -250,7 +283,11 @@ impl tokio::io::AsyncWrite for Counted {
     ) -> Poll<std::io::Result<usize>> {
         let written = Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs);
         if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
-            self.answer_by = None;
+            let first = bufs
+                .iter()
+                .find(|b| !b.is_empty())
+                .map_or(&[][..], |b| &b[..]);
+            self.answered(first);
         }
         written
     }

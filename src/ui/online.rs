@@ -145,6 +145,7 @@ fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::TooManyGames => "online-error-too-many-games",
         ErrorCode::RateLimited => "online-error-rate-limited",
         ErrorCode::Storage => "online-error-storage",
+        ErrorCode::Internal => "online-error-internal",
         ErrorCode::Protocol => "online-error-protocol",
         ErrorCode::NoSpectators => "online-error-no-spectators",
         ErrorCode::TooManySpectators => "online-error-too-many-spectators",

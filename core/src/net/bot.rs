@@ -59,6 +59,15 @@ pub struct BotReport {
     pub errors: Vec<String>,
     /// Connection losses it came back from.
     pub reconnects: u32,
+    /// Every move of its game the server told it of, as (ply, move): each `moved` event, in
+    /// the order they came (what was acknowledged to it).
+    pub moved: Vec<(u32, String)>,
+    /// The moves of every state of its game it was sent, as (ply, move).
+    pub from_states: Vec<(u32, String)>,
+    /// The numbers of the events of its game it was sent, in the order they came, each with
+    /// whether it was a whole state (`true`) or an event: a test checks the events go up one
+    /// at a time.
+    pub seqs: Vec<(u64, bool)>,
 }
 
 /// Why the bot stopped without a finished game.
@@ -131,6 +140,9 @@ fn run(
         end: None,
         errors: Vec::new(),
         reconnects: 0,
+        moved: Vec::new(),
+        from_states: Vec::new(),
+        seqs: Vec::new(),
     };
     // The ply (and roll state) the bot last acted on, so it acts once per turn.
     let mut acted: Option<(u32, Option<u8>)> = None;
@@ -201,6 +213,14 @@ fn run(
                         f(&state.code);
                     }
                 }
+                report.seqs.push((state.seq, true));
+                report.from_states.extend(
+                    state
+                        .plies
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (i as u32, p.mv.clone())),
+                );
                 match Mirror::from_state(&state, now) {
                     Ok(m) => {
                         // The same turn as the one acted on: the client resends that action
@@ -217,6 +237,12 @@ fn run(
                 }
             }
             ClientEvent::Msg(ServerMsg::Event { code, seq, event }) => {
+                if code == report.code {
+                    report.seqs.push((seq, false));
+                    if let GameEvent::Moved { ply, mv, .. } = &event {
+                        report.moved.push((*ply, mv.clone()));
+                    }
+                }
                 let Some(m) = mirror.as_mut().filter(|m| m.code == code) else {
                     continue;
                 };

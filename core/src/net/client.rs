@@ -27,10 +27,14 @@ use super::protocol::{ClientMsg, CloseReason, ErrorCode, ServerMsg, PROTOCOL_VER
 /// The port used when an address has none.
 pub const DEFAULT_PORT: u16 = 7878;
 
-/// How often the client pings the server.
-const PING_EVERY: Duration = Duration::from_secs(5);
-/// Silence after which the connection counts as lost (a dead Wi-Fi gives no error).
-const SILENCE_LIMIT: Duration = Duration::from_secs(15);
+/// How often the client pings the server (the server answers each ping with a pong).
+const PING_EVERY: Duration = Duration::from_secs(1);
+/// Silence after which the connection counts as lost: a dead Wi-Fi, or a server that stopped
+/// answering without closing its sockets (a paused process or machine), gives no error. The
+/// client then connects again (through a balancer, to another instance) and resends the
+/// moves not confirmed: a server that stops answering costs a player about this much of
+/// their clock, not more.
+pub const SILENCE_LIMIT: Duration = Duration::from_millis(2_500);
 /// How long connecting and the handshake may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a read waits before the thread looks at its outbox again.
@@ -463,7 +467,10 @@ impl Worker {
                 }
             }
             if last_heard.elapsed() >= SILENCE_LIMIT {
-                return Outcome::Lost("the server has not answered for 15 s".into());
+                return Outcome::Lost(format!(
+                    "the server has not answered for {} ms",
+                    SILENCE_LIMIT.as_millis()
+                ));
             }
             match read(&mut ws, &self.config.tap) {
                 Ok(Some(msg)) => {
@@ -515,7 +522,10 @@ impl Worker {
                 ..
             } => {
                 // A refused move will not be confirmed: stop resending it.
-                if !matches!(error, ErrorCode::Storage | ErrorCode::RateLimited) {
+                if !matches!(
+                    error,
+                    ErrorCode::Storage | ErrorCode::RateLimited | ErrorCode::Internal
+                ) {
                     self.unconfirmed.retain(|(c, _), _| c != code);
                 }
                 if matches!(

@@ -250,6 +250,11 @@ impl Mirror {
             GameEvent::Renamed { seat, name } => {
                 self.seats[seat.index()].name = Some(name.clone());
             }
+            GameEvent::Resumed { clocks, .. } => {
+                if let Some(c) = clocks {
+                    self.clocks = Some((*c, now));
+                }
+            }
             GameEvent::Ended { end, clocks } => {
                 self.end = Some(end.clone());
                 self.draw_offer = None;

@@ -384,6 +384,9 @@ pub enum ErrorCode {
     TooManySuggestions,
     /// The same suggestion again.
     DuplicateSuggestion,
+    /// The server failed on this request (a fault of the server's, not the client's);
+    /// nothing was changed, and it may be sent again.
+    Internal,
 }
 
 /// Why the server closes a connection (sent in [`ServerMsg::Bye`] just before it closes).
@@ -612,6 +615,15 @@ pub enum GameEvent {
         seat: Side,
         /// The new name.
         name: String,
+    },
+    /// The server was not running for `paused_ms` (stopped, restarted, or the machine was
+    /// paused): nobody's clock ran meanwhile. The clocks now.
+    Resumed {
+        /// How long the server was away, in milliseconds.
+        paused_ms: u64,
+        /// The clocks now.
+        #[serde(default)]
+        clocks: Option<ClockState>,
     },
     /// The game ended.
     Ended {

@@ -309,6 +309,26 @@ impl Live {
         Ok((events, effects))
     }
 
+    /// Gives back to the running clock the time the servers were not running, from
+    /// `outage_from_ms` to `now_ms`: time nobody served is nobody's thinking time. The event
+    /// that says so, or nothing when no clock was running then (the record is unchanged).
+    pub fn resume(&mut self, outage_from_ms: u64, now_ms: u64) -> Option<GameEvent> {
+        if self.rec.end.is_some() {
+            return None;
+        }
+        let c = self.rec.clock.as_mut()?;
+        c.running?;
+        let from = c.since_ms.max(outage_from_ms);
+        let lost = now_ms.checked_sub(from).filter(|l| *l > 0)?;
+        c.since_ms += lost;
+        self.rec.seq += 1;
+        self.rec.updated_ms = now_ms;
+        Some(GameEvent::Resumed {
+            paused_ms: lost,
+            clocks: self.clocks_at(now_ms),
+        })
+    }
+
     /// Ends the game on time if the running clock's flag has fallen by `now_ms`.
     pub fn check_time(&mut self, now_ms: u64) -> Vec<GameEvent> {
         let Some(deadline) = self.rec.deadline_ms() else {

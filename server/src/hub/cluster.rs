@@ -6,8 +6,10 @@
 //!   not your turn, or another ply). A request is acknowledged only after its write commits.
 //! - **Redis passes the news.** After a write the instance sends the events to its own
 //!   connections and publishes them on the cluster's channel; every instance that has the game
-//!   in memory sends them on to its connections, in order (a gap is filled from the events
-//!   kept in the database). Presence, suggestions and spectator counts travel the same way.
+//!   in memory reads the game's record and sends its connections every event up to it, once
+//!   and in order — those of the message, and any other (a message still on its way, or lost)
+//!   from the events kept in the database. Presence, suggestions and spectator counts travel
+//!   the same way.
 //! - **Nothing depends on one instance.** Every instance ends the games whose flag has fallen
 //!   (the database keeps each game's deadline; a second instance's attempt conflicts and does
 //!   nothing), and every second each instance compares the games it serves with the database,
@@ -28,9 +30,9 @@ use serde::{Deserialize, Serialize};
 use takhte_core::net::protocol::{CloseReason, ServerMsg};
 use takhte_core::rules::Side;
 
-use super::room::{Room, RoomInner};
+use super::room::{Room, RoomInner, Sent};
 use super::{to_text, Hub};
-use crate::game::Live;
+use crate::game::{GameRecord, Live};
 use crate::{log, now_ms};
 
 /// A seat counts as here while an instance refreshed it within this time.
@@ -220,12 +222,12 @@ impl Hub {
     }
 
     /// Publishes stored events to the other instances (nothing without a bus).
-    pub(super) async fn broadcast(&self, code: &str, texts: Vec<(u64, Arc<str>)>) {
+    pub(super) async fn broadcast(&self, code: &str, events: &[Sent]) {
         let Some(bus) = self.bus() else { return };
         let msg = BusMsg::Events {
             from: bus.instance.clone(),
             code: code.to_string(),
-            events: texts.into_iter().map(|(s, t)| (s, t.to_string())).collect(),
+            events: super::stored_texts(events),
         };
         if let Err(e) = bus.publish(&msg).await {
             // The other instances will find the events in the database within a second.
@@ -282,46 +284,83 @@ impl Hub {
         });
     }
 
-    /// Brings a room up to its stored record: sends its connections the events they have not
-    /// had, in order, and rebuilds the game from the record.
+    /// Brings a room up to its stored record (read now), sending its connections every event
+    /// they have not had, in order.
     pub(super) async fn refresh_from_store(&self, room: &Room, inner: &mut RoomInner) {
-        let since = inner.live.rec.seq;
-        let Ok(Some(rec)) = self.store.load(&room.code).await else {
-            return;
-        };
-        if rec.seq <= since {
-            return;
+        if let Ok(Some(rec)) = self.store.load(&room.code).await {
+            self.advance_to(room, inner, rec, Vec::new()).await;
         }
-        let Ok(events) = self
-            .store
-            .events_since(&room.code, since, (rec.seq - since) as usize)
-            .await
-        else {
-            return;
-        };
-        let Ok(live) = Live::from_record(rec) else {
-            return;
-        };
-        let texts: Vec<(u64, Arc<str>)> = events
-            .into_iter()
-            .filter(|(s, _)| *s <= live.rec.seq)
-            .map(|(s, t)| (s, Arc::from(t)))
-            .collect();
-        self.adopt(room, inner, live, &texts);
     }
 
-    /// Takes a newer game from the store and sends its events on.
-    fn adopt(&self, room: &Room, inner: &mut RoomInner, live: Live, texts: &[(u64, Arc<str>)]) {
+    /// Moves a room on to `rec`, a record of its game read from the store, and sends its
+    /// connections every event between the room's and the record's, once and in order: those
+    /// in `known` (a bus message's) as they are, the others read from the events the store
+    /// keeps. When they cannot all be had now (the database is away) the room stays as it
+    /// was, to be brought up by the next catch-up: a room never stands ahead of what its
+    /// connections were sent.
+    pub(super) async fn advance_to(
+        &self,
+        room: &Room,
+        inner: &mut RoomInner,
+        rec: GameRecord,
+        known: Vec<(u64, String)>,
+    ) -> bool {
+        let from = inner.live.rec.seq;
+        let to = rec.seq;
+        if to <= from {
+            return true;
+        }
+        let mut events: std::collections::BTreeMap<u64, Sent> = known
+            .iter()
+            .filter(|(s, _)| *s > from && *s <= to)
+            .filter_map(|(s, t)| Sent::parse(&room.code, *s, t).map(|e| (*s, e)))
+            .collect();
+        if events.len() as u64 != to - from {
+            match self
+                .store
+                .events_since(&room.code, from, (to - from) as usize)
+                .await
+            {
+                Ok(rows) => {
+                    for (s, t) in rows {
+                        if s > from && s <= to && !events.contains_key(&s) {
+                            if let Some(e) = Sent::parse(&room.code, s, &t) {
+                                events.insert(s, e);
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    log!("game {}: events {from}..{to} not read ({e})", room.code);
+                    return false;
+                }
+            }
+        }
+        if events.len() as u64 != to - from {
+            log!(
+                "game {}: the store has {} of the events {}..={to}",
+                room.code,
+                events.len(),
+                from + 1
+            );
+            return false;
+        }
+        let live = match Live::from_record(rec) {
+            Ok(l) => l,
+            Err(e) => {
+                log!(
+                    "game {}: the stored game does not rebuild: {}",
+                    room.code,
+                    e.0
+                );
+                return false;
+            }
+        };
         let ply_before = inner.live.rec.moves.len();
-        let seq_before = inner.live.rec.seq;
         inner.live = live;
         room.deadline_ms
             .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
-        let fresh: Vec<(u64, Arc<str>)> = texts
-            .iter()
-            .filter(|(s, _)| *s > seq_before)
-            .cloned()
-            .collect();
+        let fresh: Vec<Sent> = events.into_values().collect();
         self.deliver(room, inner, &fresh);
         if inner.live.rec.moves.len() != ply_before || inner.live.rec.end.is_some() {
             inner.suggestions.clear();
@@ -330,6 +369,7 @@ impl Hub {
         } else {
             inner.prune_suggestions();
         }
+        true
     }
 
     async fn on_bus(&self, msg: BusMsg) {
@@ -349,28 +389,18 @@ impl Hub {
         match msg {
             BusMsg::Events { events, .. } => {
                 let local = inner.live.rec.seq;
-                let contiguous = events
-                    .iter()
-                    .enumerate()
-                    .all(|(i, (s, _))| *s == events[0].0 + i as u64);
-                let first = events.first().map(|(s, _)| *s).unwrap_or(0);
-                if events.is_empty() || events.last().map(|(s, _)| *s).unwrap_or(0) <= local {
-                    return; // seen already
+                if events.iter().all(|(s, _)| *s <= local) {
+                    return; // sent on already
                 }
-                if contiguous && first <= local + 1 {
-                    // The usual case: send them on now, then read the game.
-                    let texts: Vec<(u64, Arc<str>)> =
-                        events.into_iter().map(|(s, t)| (s, Arc::from(t))).collect();
-                    match self.store.load(&code).await {
-                        Ok(Some(rec)) if rec.seq >= texts.last().map(|(s, _)| *s).unwrap_or(0) => {
-                            if let Ok(live) = Live::from_record(rec) {
-                                self.adopt(&room, &mut inner, live, &texts);
-                            }
-                        }
-                        _ => self.refresh_from_store(&room, &mut inner).await,
+                // The record is read whatever the message holds: it may stand further on
+                // (another event was stored meanwhile, its message still on the way), and
+                // every event up to it is sent on now, in order, once.
+                match self.store.load(&code).await {
+                    Ok(Some(rec)) => {
+                        self.advance_to(&room, &mut inner, rec, events).await;
                     }
-                } else {
-                    self.refresh_from_store(&room, &mut inner).await;
+                    Ok(None) => {}
+                    Err(e) => log!("game {code}: not read after the other instance's news ({e})"),
                 }
             }
             BusMsg::Presence { .. } => self.read_presence(&room, &mut inner).await,

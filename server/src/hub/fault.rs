@@ -2,7 +2,9 @@
 //! (as `kill -9` would: no cleanup, nothing flushed) when its N-th move or roll reaches POINT:
 //! `before-store` (applied, not written), `after-store` (written, nobody told) or
 //! `before-publish` (written and told to this instance's connections, not yet to the other
-//! instances). Without the variable nothing happens.
+//! instances). `TAKHTE_FAULT=panic:N` makes the N-th move panic while the hub's map of games is
+//! locked (a bug in one request: the server must go on serving every other). Without the
+//! variable nothing happens.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -16,6 +18,8 @@ pub enum Point {
     AfterStore,
     /// Sent to this instance's connections, not yet published to the other instances.
     BeforePublish,
+    /// Not a crash: a panic in the request, with a lock held.
+    Panic,
 }
 
 fn spec() -> Option<(Point, u64)> {
@@ -27,6 +31,7 @@ fn spec() -> Option<(Point, u64)> {
             "before-store" => Point::BeforeStore,
             "after-store" => Point::AfterStore,
             "before-publish" => Point::BeforePublish,
+            "panic" => Point::Panic,
             _ => return None,
         };
         Some((point, n.parse().ok()?))
@@ -48,4 +53,10 @@ pub fn at(point: Point, is_move: bool) {
         eprintln!("takhte-server: fault {point:?} at move {n}: aborting");
         std::process::abort();
     }
+}
+
+/// Whether this request (the current move, counted at [`Point::BeforeStore`]) is the one that
+/// must panic.
+pub fn panics(is_move: bool) -> bool {
+    is_move && spec().is_some_and(|(p, n)| p == Point::Panic && MOVES.load(Ordering::SeqCst) == n)
 }

@@ -25,10 +25,14 @@ use crate::{log, now_ms};
 
 pub mod cluster;
 pub mod fault;
+mod outage;
 mod room;
 mod spectators;
 
-use room::{Room, RoomInner, Sub};
+use room::{Room, RoomInner, Sent, Sub};
+
+/// The most events a connection that comes back is sent instead of the whole state.
+const MAX_CATCH_UP_EVENTS: u64 = 4_096;
 
 /// Limits and knobs.
 #[derive(Clone, Debug)]
@@ -128,8 +132,15 @@ pub struct Hub {
     /// Notified when every connection must close (the bus went down).
     pub kick_all: Notify,
     /// Held from counting a player's open games to storing the game that adds one (create,
-    /// join, rematch), so requests sent at the same moment cannot all pass the count.
+    /// join, rematch), so requests sent at the same moment cannot all pass the count. (The
+    /// database checks the limit again in the write itself, for the other instances.)
     seating: tokio::sync::Mutex<()>,
+    /// When this process last knew itself running (ms since the epoch; the ticker's beat).
+    alive_ms: AtomicU64,
+    /// Held while an outage is credited to the clocks.
+    outage: tokio::sync::Mutex<()>,
+    /// The games in play have been loaded ([`Hub::load_running`]).
+    started: std::sync::atomic::AtomicBool,
 }
 
 /// Why a write did not land.
@@ -140,27 +151,26 @@ enum Failure {
     Refused(Refusal),
 }
 
-/// The texts of numbered events, as sent to clients.
-fn event_texts(code: &str, first_seq: u64, events: Vec<GameEvent>) -> Vec<(u64, Arc<str>)> {
+/// Events numbered from `first_seq`, as sent to clients.
+fn numbered(code: &str, first_seq: u64, events: Vec<GameEvent>) -> Vec<Sent> {
     events
         .into_iter()
         .enumerate()
-        .map(|(i, event)| {
-            let seq = first_seq + i as u64;
-            (
-                seq,
-                to_text(&ServerMsg::Event {
-                    code: code.to_string(),
-                    seq,
-                    event,
-                }),
-            )
-        })
+        .map(|(i, event)| Sent::new(code, first_seq + i as u64, event))
         .collect()
+}
+
+/// The events as the store keeps them.
+fn stored_texts(sent: &[Sent]) -> Vec<(u64, String)> {
+    sent.iter().map(|e| (e.seq, e.text.to_string())).collect()
 }
 
 pub(crate) fn store_refusal(e: StoreError) -> Refusal {
     match e {
+        StoreError::TooManyGames { open, .. } => Refusal {
+            code: ErrorCode::TooManyGames,
+            message: format!("{open} games that have not ended are the most one may have"),
+        },
         StoreError::Conflict => Refusal {
             code: ErrorCode::Storage,
             message: "the game changed meanwhile; try again".into(),
@@ -188,6 +198,9 @@ impl Hub {
             bus_up: std::sync::atomic::AtomicBool::new(true),
             kick_all: Notify::new(),
             seating: tokio::sync::Mutex::new(()),
+            alive_ms: AtomicU64::new(0),
+            outage: tokio::sync::Mutex::new(()),
+            started: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -197,7 +210,7 @@ impl Hub {
     }
 
     fn rng(&self) -> rand_chacha::ChaCha20Rng {
-        let mut r = self.rng.lock().expect("rng lock");
+        let mut r = lock(&self.rng);
         rand_chacha::ChaCha20Rng::from_rng(&mut *r).expect("a ChaCha seeds from a ChaCha")
     }
 
@@ -208,7 +221,10 @@ impl Hub {
 
     /// Counts a new connection from `ip`; false when the address has too many.
     pub fn connect_ip(&self, ip: IpAddr) -> bool {
-        let mut m = self.conns_by_ip.lock().expect("ip lock");
+        let mut m = self
+            .conns_by_ip
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let n = m.entry(ip).or_insert(0);
         if *n >= self.config.max_conns_per_ip {
             return false;
@@ -219,7 +235,10 @@ impl Hub {
 
     /// A connection from `ip` closed.
     pub fn disconnect_ip(&self, ip: IpAddr) {
-        let mut m = self.conns_by_ip.lock().expect("ip lock");
+        let mut m = self
+            .conns_by_ip
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(n) = m.get_mut(&ip) {
             *n -= 1;
             if *n == 0 {
@@ -230,12 +249,16 @@ impl Hub {
 
     /// The number of open connections.
     pub fn connections(&self) -> usize {
-        self.conns_by_ip.lock().expect("ip lock").values().sum()
+        self.conns_by_ip
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .values()
+            .sum()
     }
 
     /// The room of a game, loading it from the store when it is not in memory.
     async fn room(&self, code: &str) -> Result<Arc<Room>, Refusal> {
-        if let Some(r) = self.rooms.lock().expect("rooms lock").get(code) {
+        if let Some(r) = lock(&self.rooms).get(code) {
             return Ok(Arc::clone(r));
         }
         if !code::is_valid(code) {
@@ -260,7 +283,7 @@ impl Hub {
 
     /// Puts a game in memory (or returns the room already there).
     fn install(&self, live: Live) -> Arc<Room> {
-        let mut rooms = self.rooms.lock().expect("rooms lock");
+        let mut rooms = lock(&self.rooms);
         if let Some(r) = rooms.get(&live.rec.code) {
             return Arc::clone(r);
         }
@@ -290,7 +313,8 @@ impl Hub {
         room
     }
 
-    /// Loads every game in play, so that their clocks run out even if nobody comes back.
+    /// Loads every game in play, so that their clocks run out even if nobody comes back, and
+    /// gives their clocks back the time no server ran (see [`outage`]).
     pub async fn load_running(&self) -> Result<usize, StoreError> {
         let recs = self
             .store
@@ -305,42 +329,57 @@ impl Hub {
                 Err(e) => log!("a stored game does not rebuild: {}", e.0),
             }
         }
+        // The time since the last server on this store ran is given back to their clocks.
+        self.started.store(true, Ordering::Relaxed);
+        self.settle_outage().await;
         Ok(n)
     }
 
     /// The game `code` if it is in memory.
     fn in_memory(&self, code: &str) -> Option<Arc<Room>> {
-        self.rooms.lock().expect("rooms lock").get(code).cloned()
+        lock(&self.rooms).get(code).cloned()
     }
 
     /// Every game in memory now (a copy of the list: no lock is held after).
     fn all_rooms(&self) -> Vec<Arc<Room>> {
-        self.rooms
-            .lock()
-            .expect("rooms lock")
-            .values()
-            .cloned()
-            .collect()
+        lock(&self.rooms).values().cloned().collect()
     }
 
-    /// Refuses a player who already has as many games that have not ended as one may.
-    async fn check_open_games(&self, actor: &Actor) -> Result<(), Refusal> {
+    /// Refuses a player who already has as many games that have not ended as one may
+    /// (`you`: the one asking, else their opponent).
+    async fn check_open_games(&self, token_hash: &str, you: bool) -> Result<(), Refusal> {
         let mine = self
             .store
-            .games_of(&actor.token_hash)
+            .games_of(token_hash)
             .await
             .map_err(store_refusal)?;
         let open = mine.iter().filter(|g| g.stage() != Stage::Ended).count();
         if open >= self.config.max_open_games {
-            return Err(Refusal {
-                code: ErrorCode::TooManyGames,
-                message: format!(
-                    "you have {open} games that have not ended (at most {})",
-                    self.config.max_open_games
-                ),
-            });
+            return Err(self.too_many_games(open, you));
         }
         Ok(())
+    }
+
+    fn too_many_games(&self, open: usize, you: bool) -> Refusal {
+        let max = self.config.max_open_games;
+        Refusal {
+            code: ErrorCode::TooManyGames,
+            message: if you {
+                format!("you have {open} games that have not ended (at most {max})")
+            } else {
+                format!("your opponent has {open} games that have not ended (at most {max})")
+            },
+        }
+    }
+
+    /// The refusal for a write that did not land (a limit the database found, or another).
+    fn write_refusal(&self, e: StoreError, actor: &Actor) -> Refusal {
+        match e {
+            StoreError::TooManyGames { token_hash, open } => {
+                self.too_many_games(open, token_hash == actor.token_hash)
+            }
+            other => store_refusal(other),
+        }
     }
 
     /// Creates a game; the creator's connection opens it and gets its state. Returns the code.
@@ -350,26 +389,30 @@ impl Hub {
         actor: &Actor,
         settings: GameSettings,
     ) -> Result<String, Refusal> {
+        self.settle_outage().await;
         let _seating = self.seating.lock().await;
-        self.check_open_games(actor).await?;
+        self.check_open_games(&actor.token_hash, true).await?;
         let mut rng = self.rng();
         for _ in 0..8 {
             let code = code::generate(&mut rng);
             let live = Live::create(code, settings.clone(), actor, now_ms(), &mut rng)?;
-            match self
-                .store
-                .write(vec![Write::Insert(live.rec.clone())])
-                .await
-            {
+            let writes = vec![
+                Write::OpenGamesBelow {
+                    players: vec![actor.token_hash.clone()],
+                    max: self.config.max_open_games,
+                },
+                Write::Insert(live.rec.clone()),
+            ];
+            match self.store.write(writes).await {
                 Ok(()) => {
                     let room = self.install(live);
                     let mut inner = room.inner.lock().await;
                     self.subscribe(&room, &mut inner, conn, actor, false);
-                    self.catch_up(&inner, conn, actor, None);
+                    self.catch_up(&mut inner, conn, actor, None).await;
                     return Ok(room.code.clone());
                 }
                 Err(StoreError::Conflict) => continue,
-                Err(e) => return Err(store_refusal(e)),
+                Err(e) => return Err(self.write_refusal(e, actor)),
             }
         }
         Err(Refusal {
@@ -398,6 +441,8 @@ impl Hub {
                 seat,
                 spectator,
                 token_hash: actor.token_hash.clone(),
+                // Set by the catch-up that follows, under the same lock.
+                after: inner.live.rec.seq,
             },
         );
         if spectator {
@@ -461,35 +506,115 @@ impl Hub {
                 message: "you do not sit at this game".into(),
             });
         }
-        self.subscribe(&room, &mut inner, conn, actor, false);
-        self.catch_up(&inner, conn, actor, since);
+        self.reopen(&room, &mut inner, conn, actor, false, since)
+            .await;
         Ok(())
     }
 
-    /// Sends a connection what it missed since event `since`: the events themselves when all
-    /// are still in memory, else the whole state.
-    fn catch_up(&self, inner: &RoomInner, conn: &ConnHandle, actor: &Actor, since: Option<u64>) {
-        let seat = inner.live.rec.seat_of(&actor.token_hash);
-        let spectator = inner.subs.get(&conn.id).is_some_and(|s| s.spectator);
-        let seq = inner.live.rec.seq;
-        if let Some(since) = since {
-            if since == seq {
-                return;
-            }
-            let first = inner.recent.front().map(|(s, _)| *s);
-            if since < seq && first.is_some_and(|f| f <= since + 1) {
-                for (s, text) in &inner.recent {
-                    if *s > since {
-                        conn.send(Arc::clone(text));
-                    }
-                }
-                return;
-            }
+    /// Subscribes a connection that opens or watches a game, and sends it what it lacks. A
+    /// client that has seen events this instance has not had yet (it came from another) gets
+    /// them once this instance has read them.
+    async fn reopen(
+        &self,
+        room: &Room,
+        inner: &mut RoomInner,
+        conn: &ConnHandle,
+        actor: &Actor,
+        spectator: bool,
+        since: Option<u64>,
+    ) {
+        // What this same connection was sent already is on its way to it: never sent twice.
+        let since = since.map(|s| match inner.subs.get(&conn.id) {
+            Some(sub) => s.max(sub.after),
+            None => s,
+        });
+        if since.is_some_and(|s| s > inner.live.rec.seq) {
+            self.refresh_from_store(room, inner).await;
         }
-        let now = now_ms();
-        let view = inner.watch_view(seat, spectator, &actor.token_hash);
-        let state = inner.live.state_for(seat, inner.presence(now), now, &view);
-        conn.send_msg(&ServerMsg::State { state });
+        self.subscribe(room, inner, conn, actor, spectator);
+        self.catch_up(inner, conn, actor, since).await;
+    }
+
+    /// Sends a connection what it missed since event `since`: every event after it (from
+    /// memory, or from the events the store keeps), or the whole state when there is no
+    /// `since` or the events cannot be had.
+    async fn catch_up(
+        &self,
+        inner: &mut RoomInner,
+        conn: &ConnHandle,
+        actor: &Actor,
+        since: Option<u64>,
+    ) {
+        let seq = inner.live.rec.seq;
+        let tally = inner
+            .subs
+            .get(&conn.id)
+            .is_some_and(|s| inner.sees_tallies(s));
+        let sent = match since {
+            Some(since) if since == seq => true,
+            // A number past the end (the store was read again just before): the client is
+            // told where the game stands.
+            Some(since) if since > seq => false,
+            Some(since) => match self.events_after(inner, since).await {
+                Some(events) => {
+                    for e in &events {
+                        conn.send(Arc::clone(e.text_for(tally)));
+                    }
+                    true
+                }
+                None => false,
+            },
+            None => false,
+        };
+        if !sent {
+            let seat = inner.live.rec.seat_of(&actor.token_hash);
+            let spectator = inner.subs.get(&conn.id).is_some_and(|s| s.spectator);
+            let now = now_ms();
+            let view = inner.watch_view(seat, spectator, &actor.token_hash);
+            let state = inner.live.state_for(seat, inner.presence(now), now, &view);
+            conn.send_msg(&ServerMsg::State { state });
+        }
+        if let Some(sub) = inner.subs.get_mut(&conn.id) {
+            sub.after = seq;
+        }
+    }
+
+    /// Every event of the room after `since`, in order: from the recent ones in memory, else
+    /// from the store. `None` when they cannot all be had (or are too many: the state is
+    /// shorter then).
+    async fn events_after(&self, inner: &RoomInner, since: u64) -> Option<Vec<Sent>> {
+        let seq = inner.live.rec.seq;
+        if inner.recent.front().is_some_and(|f| f.seq <= since + 1)
+            && inner.recent.back().is_some_and(|l| l.seq == seq)
+        {
+            return Some(
+                inner
+                    .recent
+                    .iter()
+                    .filter(|e| e.seq > since)
+                    .cloned()
+                    .collect(),
+            );
+        }
+        if seq - since > MAX_CATCH_UP_EVENTS {
+            return None;
+        }
+        let code = &inner.live.rec.code;
+        let rows = self
+            .store
+            .events_since(code, since, (seq - since) as usize)
+            .await
+            .ok()?;
+        let events: Vec<Sent> = rows
+            .iter()
+            .filter_map(|(s, t)| Sent::parse(code, *s, t))
+            .collect();
+        let whole = events.len() as u64 == seq - since
+            && events
+                .iter()
+                .enumerate()
+                .all(|(i, e)| e.seq == since + 1 + i as u64);
+        whole.then_some(events)
     }
 
     /// Stops a connection's events of a game.
@@ -510,13 +635,14 @@ impl Hub {
 
     /// Takes the free seat of a game (already seated: opens it).
     pub async fn join(&self, conn: &ConnHandle, actor: &Actor, code: &str) -> Result<(), Refusal> {
+        self.settle_outage().await;
         let room = self.room(code).await?;
         let _seating = self.seating.lock().await;
         {
             let inner = room.inner.lock().await;
             if inner.live.rec.seat_of(&actor.token_hash).is_none() {
                 drop(inner);
-                self.check_open_games(actor).await?;
+                self.check_open_games(&actor.token_hash, true).await?;
             }
         }
         let mut inner = room.inner.lock().await;
@@ -525,17 +651,35 @@ impl Hub {
         // A spectator who takes the free seat is a player now.
         inner.subs.remove(&conn.id);
         self.subscribe(&room, &mut inner, conn, actor, false);
-        self.catch_up(&inner, conn, actor, None);
+        self.catch_up(&mut inner, conn, actor, None).await;
         Ok(())
     }
 
     /// Applies a player's request to a game.
     pub async fn command(&self, actor: &Actor, code: &str, cmd: Command) -> Result<(), Refusal> {
+        self.settle_outage().await;
         let room = self.room(code).await?;
-        // A rematch is a new game for both players: it counts against the limit of open games.
+        // A rematch is a new game for both players: it counts against the limit of open
+        // games, of the one who asks and, when it is the answer to the other's offer, of the
+        // other too.
         let _seating = if cmd == Command::Rematch {
             let guard = self.seating.lock().await;
-            self.check_open_games(actor).await?;
+            self.check_open_games(&actor.token_hash, true).await?;
+            let accepting = {
+                let inner = room.inner.lock().await;
+                let rec = &inner.live.rec;
+                let me = rec.seat_of(&actor.token_hash);
+                match (me, rec.rematch_offer) {
+                    (Some(me), Some(by)) if by as usize != me.index() => rec.seats
+                        [me.opponent().index()]
+                    .as_ref()
+                    .map(|s| s.token_hash.clone()),
+                    _ => None,
+                }
+            };
+            if let Some(other) = accepting {
+                self.check_open_games(&other, false).await?;
+            }
             Some(guard)
         } else {
             None
@@ -592,6 +736,7 @@ impl Hub {
             crowd: inner.crowd(),
         };
         let is_move = matches!(cmd, Command::Move { .. } | Command::Roll { .. });
+        let joining = cmd == Command::Join;
         let (events, effects) = next
             .apply(actor, cmd, &ctx, &mut rng)
             .map_err(Failure::Refused)?;
@@ -599,21 +744,45 @@ impl Hub {
             return Ok(());
         }
         let first_seq = inner.live.rec.seq + 1;
-        let texts = event_texts(&room.code, first_seq, events);
+        let texts = numbered(&room.code, first_seq, events);
         let mut writes = Vec::new();
+        // A seat taken, or a rematch made, is a game more for its players: the database
+        // checks the limit in the same transaction, for every instance.
+        let seated: Vec<String> = if effects.new_game.is_some() {
+            next.rec
+                .seats
+                .iter()
+                .flatten()
+                .map(|s| s.token_hash.clone())
+                .collect()
+        } else if joining {
+            vec![actor.token_hash.clone()]
+        } else {
+            Vec::new()
+        };
+        if !seated.is_empty() {
+            writes.push(Write::OpenGamesBelow {
+                players: seated,
+                max: self.config.max_open_games,
+            });
+        }
         if let Some(new) = &effects.new_game {
             writes.push(Write::Insert(new.clone()));
         }
         writes.push(Write::Update {
             rec: next.rec.clone(),
             expected_seq: inner.live.rec.seq,
-            events: texts.iter().map(|(s, t)| (*s, t.to_string())).collect(),
+            events: stored_texts(&texts),
         });
         fault::at(fault::Point::BeforeStore, is_move);
+        if fault::panics(is_move) {
+            let _rooms = lock(&self.rooms);
+            panic!("fault: a panic while the map of games is locked");
+        }
         match self.store.write(writes).await {
             Ok(()) => {}
             Err(StoreError::Conflict) => return Err(Failure::Conflict),
-            Err(e) => return Err(Failure::Refused(store_refusal(e))),
+            Err(e) => return Err(Failure::Refused(self.write_refusal(e, actor))),
         }
         fault::at(fault::Point::AfterStore, is_move);
         let ply_before = inner.live.rec.moves.len();
@@ -627,7 +796,7 @@ impl Hub {
         }
         self.deliver(room, inner, &texts);
         fault::at(fault::Point::BeforePublish, is_move);
-        self.broadcast(&room.code, texts).await;
+        self.broadcast(&room.code, &texts).await;
         if inner.live.rec.moves.len() != ply_before || inner.live.rec.end.is_some() {
             // A move was played: its suggestions went out with it.
             inner.suggestions.clear();
@@ -642,20 +811,43 @@ impl Hub {
         Ok(())
     }
 
-    /// Sends numbered events (their texts) to every connection on the room, and keeps them for
-    /// catch-up.
-    fn deliver(&self, room: &Room, inner: &mut RoomInner, texts: &[(u64, Arc<str>)]) {
+    /// Sends numbered events, the next ones of the room in order, to every connection on the
+    /// room that does not have them, and keeps them for catch-up. Players of a game that is
+    /// not an audience game get each move without the spectators' tally, and once the game
+    /// is over the whole state with the suggestions of every move.
+    fn deliver(&self, room: &Room, inner: &mut RoomInner, events: &[Sent]) {
         inner.touched_ms = now_ms();
-        let _ = room;
-        for (seq, text) in texts {
-            for sub in inner.subs.values() {
-                sub.conn.send(Arc::clone(text));
+        let mut ended = false;
+        for e in events {
+            let inner = &mut *inner;
+            let audience = inner.live.rec.settings.audience;
+            for sub in inner.subs.values_mut() {
+                if e.seq > sub.after {
+                    sub.conn
+                        .send(Arc::clone(e.text_for(sub.spectator || audience)));
+                    sub.after = e.seq;
+                }
             }
-            inner.recent.push_back((*seq, Arc::clone(text)));
+            ended |= e.ends;
+            inner.recent.push_back(e.clone());
             while inner.recent.len() > self.config.recent_events {
                 inner.recent.pop_front();
             }
         }
+        let suggested = inner.live.rec.crowd.iter().any(Option::is_some);
+        if ended && suggested && !inner.live.rec.settings.audience {
+            let now = now_ms();
+            let presence = inner.presence(now);
+            for sub in inner.subs.values() {
+                if sub.spectator || sub.seat.is_none() {
+                    continue;
+                }
+                let view = inner.watch_view(sub.seat, false, &sub.token_hash);
+                let state = inner.live.state_for(sub.seat, presence, now, &view);
+                sub.conn.send_msg(&ServerMsg::State { state });
+            }
+        }
+        let _ = room;
     }
 
     /// The open public games whose creator is connected.
@@ -717,11 +909,9 @@ impl Hub {
 
     /// Ends the games whose flag has fallen; call it often.
     pub async fn tick(&self) {
+        self.settle_outage().await;
         let now = now_ms();
-        let due: Vec<Arc<Room>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
+        let due: Vec<Arc<Room>> = lock(&self.rooms)
             .values()
             .filter(|r| {
                 let d = r.deadline_ms.load(Ordering::Relaxed);
@@ -739,18 +929,18 @@ impl Hub {
                 continue;
             }
             let first = inner.live.rec.seq + 1;
-            let texts = event_texts(&room.code, first, events);
+            let texts = numbered(&room.code, first, events);
             let write = Write::Update {
                 rec: next.rec.clone(),
                 expected_seq: inner.live.rec.seq,
-                events: texts.iter().map(|(s, t)| (*s, t.to_string())).collect(),
+                events: stored_texts(&texts),
             };
             match self.store.write(vec![write]).await {
                 Ok(()) => {
                     inner.live = next;
                     room.deadline_ms.store(0, Ordering::Relaxed);
                     self.deliver(&room, &mut inner, &texts);
-                    self.broadcast(&room.code, texts).await;
+                    self.broadcast(&room.code, &texts).await;
                 }
                 Err(StoreError::Conflict) => {
                     // Another instance ended it (or moved) first: take its record.
@@ -772,7 +962,7 @@ impl Hub {
             let running = inner.live.rec.deadline_ms().is_some();
             if quiet && !running {
                 // Removed while its lock is held, so no connection can join it meanwhile.
-                self.rooms.lock().expect("rooms lock").remove(&r.code);
+                lock(&self.rooms).remove(&r.code);
                 drop(inner);
             }
         }
@@ -780,6 +970,13 @@ impl Hub {
 
     /// The number of games in memory.
     pub fn rooms_in_memory(&self) -> usize {
-        self.rooms.lock().expect("rooms lock").len()
+        lock(&self.rooms).len()
     }
+}
+
+/// Takes a lock of the hub's maps. A panic while one was held (a bug in one request) leaves
+/// the map as it was between two whole changes, so the lock is taken on, not refused: one bad
+/// request must not make every later one fail.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

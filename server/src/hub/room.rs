@@ -5,10 +5,10 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-use takhte_core::net::protocol::{Crowd, Tally};
+use takhte_core::net::protocol::{Crowd, GameEvent, ServerMsg, Tally};
 use takhte_core::rules::Side;
 
-use super::ConnHandle;
+use super::{to_text, ConnHandle};
 use crate::game::{Live, WatchView};
 
 pub(super) struct Sub {
@@ -17,6 +17,88 @@ pub(super) struct Sub {
     /// Watching as a spectator (not a player's own connection).
     pub(super) spectator: bool,
     pub(super) token_hash: String,
+    /// The number of the last event this connection has: nothing at or before it is sent to
+    /// it again.
+    pub(super) after: u64,
+}
+
+/// One numbered event of a game, as sent to clients.
+#[derive(Clone, Debug)]
+pub(super) struct Sent {
+    /// Its number.
+    pub(super) seq: u64,
+    /// The text for whoever may see the spectators' tally of a move: spectators, and the
+    /// players of an audience game. This is the text stored and passed between instances.
+    pub(super) text: Arc<str>,
+    /// The text for the players of any other game, where it differs: a move without the
+    /// tally (players see the suggestions only once the game is over).
+    pub(super) for_players: Option<Arc<str>>,
+    /// The event ends the game.
+    pub(super) ends: bool,
+}
+
+impl Sent {
+    /// The event `seq` of game `code`.
+    pub(super) fn new(code: &str, seq: u64, event: GameEvent) -> Sent {
+        let ends = matches!(event, GameEvent::Ended { .. });
+        let for_players = match &event {
+            GameEvent::Moved {
+                ply,
+                mv,
+                position,
+                clocks,
+                crowd: Some(_),
+            } => Some(to_text(&ServerMsg::Event {
+                code: code.to_string(),
+                seq,
+                event: GameEvent::Moved {
+                    ply: *ply,
+                    mv: mv.clone(),
+                    position: position.clone(),
+                    clocks: *clocks,
+                    crowd: None,
+                },
+            })),
+            _ => None,
+        };
+        let text = to_text(&ServerMsg::Event {
+            code: code.to_string(),
+            seq,
+            event,
+        });
+        Sent {
+            seq,
+            text,
+            for_players,
+            ends,
+        }
+    }
+
+    /// An event as stored or passed on by another instance (its text); `None` when the text is
+    /// not an event of game `code` numbered `seq`.
+    pub(super) fn parse(code: &str, seq: u64, text: &str) -> Option<Sent> {
+        match serde_json::from_str::<ServerMsg>(text).ok()? {
+            ServerMsg::Event {
+                code: c,
+                seq: s,
+                event,
+            } if c == code && s == seq => {
+                let mut sent = Sent::new(code, seq, event);
+                // The text as it was written (the same message; kept byte for byte).
+                sent.text = Arc::from(text);
+                Some(sent)
+            }
+            _ => None,
+        }
+    }
+
+    /// The text for a connection that may (`tally`) or may not see a move's tally.
+    pub(super) fn text_for(&self, tally: bool) -> &Arc<str> {
+        match (&self.for_players, tally) {
+            (Some(t), false) => t,
+            _ => &self.text,
+        }
+    }
 }
 
 pub(super) struct RoomInner {
@@ -25,7 +107,7 @@ pub(super) struct RoomInner {
     /// When each seated player went away (ms since the epoch); `None` while here.
     pub(super) away: [Option<u64>; 2],
     /// The last events, for clients that come back.
-    pub(super) recent: VecDeque<(u64, Arc<str>)>,
+    pub(super) recent: VecDeque<Sent>,
     /// When the room last had a subscriber or a change.
     pub(super) touched_ms: u64,
     /// The spectators' suggestions for the move now, by token hash.
@@ -68,6 +150,12 @@ impl RoomInner {
             let since = self.away[i].unwrap_or(0).max(self.remote_left[i]);
             (false, now.saturating_sub(since))
         })
+    }
+
+    /// Whether a connection may see the tally of each move as it is played: a spectator, or
+    /// any connection of an audience game.
+    pub(super) fn sees_tallies(&self, sub: &Sub) -> bool {
+        sub.spectator || self.live.rec.settings.audience
     }
 
     pub(super) fn online(&self, seat: Side) -> bool {

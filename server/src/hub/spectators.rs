@@ -7,7 +7,7 @@ use std::sync::Arc;
 use takhte_core::net::protocol::{ErrorCode, LiveEntry, ServerMsg};
 
 use super::room::Room;
-use super::{store_refusal, to_text, ConnHandle, Hub};
+use super::{lock, store_refusal, to_text, ConnHandle, Hub};
 use crate::game::{Actor, Live, Refusal, Stage};
 use crate::now_ms;
 
@@ -23,8 +23,8 @@ impl Hub {
         let room = self.room(code).await?;
         let mut inner = room.inner.lock().await;
         if inner.live.rec.seat_of(&actor.token_hash).is_some() {
-            self.subscribe(&room, &mut inner, conn, actor, false);
-            self.catch_up(&inner, conn, actor, since);
+            self.reopen(&room, &mut inner, conn, actor, false, since)
+                .await;
             return Ok(());
         }
         if !inner.live.rec.settings.spectators {
@@ -43,8 +43,8 @@ impl Hub {
                 ),
             });
         }
-        self.subscribe(&room, &mut inner, conn, actor, true);
-        self.catch_up(&inner, conn, actor, since);
+        self.reopen(&room, &mut inner, conn, actor, true, since)
+            .await;
         Ok(())
     }
 
@@ -100,10 +100,7 @@ impl Hub {
     /// `crowd_every_ms` per game: one message, serialized once, for all its connections.
     pub async fn flush_crowds(&self) {
         let now = now_ms();
-        let dirty: Vec<Arc<Room>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
+        let dirty: Vec<Arc<Room>> = lock(&self.rooms)
             .values()
             .filter(|r| r.crowd_dirty.load(Ordering::Relaxed))
             .cloned()

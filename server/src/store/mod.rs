@@ -21,6 +21,14 @@ pub enum StoreError {
     Unavailable(String),
     /// A stored record does not read.
     Corrupt(String),
+    /// A player already sits at as many games that have not ended as one may (a
+    /// [`Write::OpenGamesBelow`] failed); nothing was changed.
+    TooManyGames {
+        /// The player's token hash.
+        token_hash: String,
+        /// Their games that have not ended.
+        open: usize,
+    },
 }
 
 impl std::fmt::Display for StoreError {
@@ -29,6 +37,9 @@ impl std::fmt::Display for StoreError {
             StoreError::Conflict => write!(f, "the game changed meanwhile"),
             StoreError::Unavailable(e) => write!(f, "database unavailable: {e}"),
             StoreError::Corrupt(e) => write!(f, "a stored game does not read: {e}"),
+            StoreError::TooManyGames { open, .. } => {
+                write!(f, "a player has {open} games that have not ended")
+            }
         }
     }
 }
@@ -38,6 +49,16 @@ impl std::error::Error for StoreError {}
 /// One change, written with others in one transaction.
 #[derive(Clone, Debug)]
 pub enum Write {
+    /// A condition, checked in the transaction before the writes after it: each of these
+    /// players (token hashes) sits at fewer than `max` games that have not ended. Otherwise
+    /// the whole transaction fails with [`StoreError::TooManyGames`]. Checked in the database,
+    /// so that the limit holds across every instance of a cluster.
+    OpenGamesBelow {
+        /// The players.
+        players: Vec<String>,
+        /// The limit.
+        max: usize,
+    },
     /// A new game (its code must be free).
     Insert(GameRecord),
     /// A game changed; lands only if its stored `seq` is still `expected_seq`.
@@ -84,6 +105,25 @@ impl<'a> Columns<'a> {
     }
 }
 
+/// Checks [`Write::OpenGamesBelow`] with `count` (a player's games not ended): an error for the
+/// first player at the limit.
+pub fn open_games_check(
+    players: &[String],
+    max: usize,
+    mut count: impl FnMut(&str) -> Result<usize, StoreError>,
+) -> Result<(), StoreError> {
+    for p in players {
+        let open = count(p)?;
+        if open >= max {
+            return Err(StoreError::TooManyGames {
+                token_hash: p.clone(),
+                open,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Reads a stored record.
 pub fn parse_record(json: &str) -> Result<GameRecord, StoreError> {
     serde_json::from_str(json).map_err(|e| StoreError::Corrupt(e.to_string()))
@@ -116,6 +156,11 @@ pub trait Storage: Send + Sync + 'static {
     async fn seqs(&self, codes: &[String]) -> Result<Vec<(String, u64)>, StoreError>;
     /// Games whose running clock's flag has fallen by `now_ms` (at most `limit`).
     async fn due(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError>;
+    /// The heartbeat of the servers on this store: sets the last time a server was known to
+    /// run to `now_ms` and returns the time before, when it is more than `stale_after_ms` old
+    /// (the servers were all stopped, or paused, since then). Atomic: of several instances
+    /// calling at once after an outage exactly one is given it, so it is credited once.
+    async fn beat(&self, now_ms: u64, stale_after_ms: u64) -> Result<Option<u64>, StoreError>;
     /// One line for the log: which database.
     fn describe(&self) -> String;
 }

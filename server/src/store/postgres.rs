@@ -21,10 +21,15 @@ const MIGRATIONS: &[(i64, &str)] = &[
         2,
         include_str!("../../migrations/postgres/0002_events_deadlines.sql"),
     ),
+    (3, include_str!("../../migrations/postgres/0003_beat.sql")),
 ];
 
 /// An arbitrary key for the advisory lock that serializes migrations between instances.
 const MIGRATION_LOCK: i64 = 0x7a6b_7465_0001;
+
+/// The first key of the advisory locks that serialize one player's seatings (the second is a
+/// hash of the player).
+const SEATING_LOCK: i32 = 0x7a6b_0002;
 
 /// A PostgreSQL database.
 pub struct Postgres {
@@ -138,6 +143,36 @@ impl Storage for Postgres {
         let tx = client.transaction().await.map_err(unavailable)?;
         for w in &writes {
             match w {
+                Write::OpenGamesBelow { players, max } => {
+                    // One player's seatings are serialized across the instances by a lock on
+                    // the player (taken in order, so two of them cannot deadlock), held to the
+                    // end of the transaction: the count sees every seating committed before.
+                    let mut sorted = players.clone();
+                    sorted.sort();
+                    sorted.dedup();
+                    for p in &sorted {
+                        tx.execute(
+                            "SELECT pg_advisory_xact_lock($1, hashtext($2))",
+                            &[&SEATING_LOCK, p],
+                        )
+                        .await
+                        .map_err(unavailable)?;
+                    }
+                    let mut counts = Vec::new();
+                    for p in &sorted {
+                        let row = tx
+                            .query_one(
+                                "SELECT COUNT(*) FROM games WHERE stage <> 'ended' AND (white_hash = $1 OR black_hash = $1)",
+                                &[p],
+                            )
+                            .await
+                            .map_err(unavailable)?;
+                        counts.push((p.clone(), row.get::<_, i64>(0) as usize));
+                    }
+                    super::open_games_check(players, *max, |p| {
+                        Ok(counts.iter().find(|(q, _)| q == p).map_or(0, |(_, n)| *n))
+                    })?;
+                }
                 Write::Insert(rec) => {
                     let c = Columns::of(rec);
                     let json = serde_json::to_string(rec).map_err(unavailable)?;
@@ -264,6 +299,34 @@ impl Storage for Postgres {
             .await
             .map_err(unavailable)?;
         Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+    }
+
+    async fn beat(&self, now_ms: u64, stale_after_ms: u64) -> Result<Option<u64>, StoreError> {
+        let mut client = self.pool.get().await.map_err(unavailable)?;
+        let tx = client.transaction().await.map_err(unavailable)?;
+        // The row is locked by the first statement to the end of the transaction: instances
+        // beating at once take turns, and only the first after an outage sees it stale.
+        tx.execute(
+            "INSERT INTO beat (id, ms) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+            &[&-1i64],
+        )
+        .await
+        .map_err(unavailable)?;
+        let before: i64 = tx
+            .query_one("SELECT ms FROM beat WHERE id = 1 FOR UPDATE", &[])
+            .await
+            .map_err(unavailable)?
+            .get(0);
+        tx.execute(
+            "UPDATE beat SET ms = GREATEST(ms, $1) WHERE id = 1",
+            &[&(now_ms as i64)],
+        )
+        .await
+        .map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)?;
+        Ok((before >= 0)
+            .then_some(before as u64)
+            .filter(|b| now_ms.saturating_sub(*b) > stale_after_ms))
     }
 
     fn describe(&self) -> String {

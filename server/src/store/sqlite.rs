@@ -20,6 +20,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         2,
         include_str!("../../migrations/sqlite/0002_events_deadlines.sql"),
     ),
+    (3, include_str!("../../migrations/sqlite/0003_beat.sql")),
 ];
 
 /// The most writes committed in one transaction.
@@ -49,6 +50,7 @@ enum Job {
         oneshot::Sender<Result<Vec<(String, u64)>, StoreError>>,
     ),
     Due(u64, usize, oneshot::Sender<Result<Vec<String>, StoreError>>),
+    Beat(u64, u64, oneshot::Sender<Result<Option<u64>, StoreError>>),
 }
 
 /// A SQLite file.
@@ -155,6 +157,9 @@ fn worker(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                 Job::Due(now, limit, reply) => {
                     let _ = reply.send(due(&conn, now, limit));
                 }
+                Job::Beat(now, stale, reply) => {
+                    let _ = reply.send(beat(&conn, now, stale));
+                }
             }
         }
         if !writes.is_empty() {
@@ -259,10 +264,40 @@ fn due(conn: &Connection, now: u64, limit: usize) -> Result<Vec<String>, StoreEr
     rows.map(|r| r.map_err(unavailable)).collect()
 }
 
+/// The heartbeat (see [`Storage::beat`]); one connection on one thread, so atomic.
+fn beat(conn: &Connection, now: u64, stale: u64) -> Result<Option<u64>, StoreError> {
+    let before: Option<i64> = conn
+        .query_row("SELECT ms FROM beat WHERE id = 1", [], |r| r.get(0))
+        .optional()
+        .map_err(unavailable)?;
+    conn.execute(
+        "INSERT INTO beat (id, ms) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET ms = max(ms, ?1)",
+        [now as i64],
+    )
+    .map_err(unavailable)?;
+    Ok(before
+        .map(|b| b.max(0) as u64)
+        .filter(|b| now.saturating_sub(*b) > stale))
+}
+
+/// A player's games that have not ended.
+fn open_games(tx: &rusqlite::Transaction<'_>, hash: &str) -> Result<usize, StoreError> {
+    tx.query_row(
+        "SELECT COUNT(*) FROM games WHERE stage <> 'ended' AND (white_hash = ?1 OR black_hash = ?1)",
+        [hash],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n as usize)
+    .map_err(unavailable)
+}
+
 /// Applies one request's writes inside the open transaction.
 fn apply_writes(tx: &rusqlite::Transaction<'_>, writes: &[Write]) -> Result<(), StoreError> {
     for w in writes {
         match w {
+            Write::OpenGamesBelow { players, max } => {
+                super::open_games_check(players, *max, |p| open_games(tx, p))?;
+            }
             Write::Insert(rec) => {
                 let c = Columns::of(rec);
                 let json = serde_json::to_string(rec).map_err(unavailable)?;
@@ -393,6 +428,10 @@ impl Storage for Sqlite {
 
     async fn due(&self, now_ms: u64, limit: usize) -> Result<Vec<String>, StoreError> {
         self.ask(|tx| Job::Due(now_ms, limit, tx)).await?
+    }
+
+    async fn beat(&self, now_ms: u64, stale_after_ms: u64) -> Result<Option<u64>, StoreError> {
+        self.ask(|tx| Job::Beat(now_ms, stale_after_ms, tx)).await?
     }
 
     fn describe(&self) -> String {

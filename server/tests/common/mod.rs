@@ -93,6 +93,31 @@ impl Server {
         let _ = self.child.wait();
     }
 
+    /// Stops the process where it stands (SIGSTOP): its sockets stay open and say nothing, as
+    /// a paused machine's would.
+    pub fn pause(&self) {
+        self.signal("STOP");
+    }
+
+    /// Lets a paused process go on (SIGCONT).
+    pub fn resume(&self) {
+        self.signal("CONT");
+    }
+
+    fn signal(&self, name: &str) {
+        let ok = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "kill -{name} {}", self.child.id());
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Starts the server again on the same address and database.
     pub fn restart(&mut self) {
         self.kill9();
@@ -119,6 +144,11 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        // A paused process takes its SIGKILL too; continued first all the same.
+        let _ = Command::new("kill")
+            .arg("-CONT")
+            .arg(self.child.id().to_string())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -201,12 +231,34 @@ impl Drop for Proxy {
     }
 }
 
-/// A balancer in front of several instances: each new connection goes to the first instance
-/// in the list that accepts it (so all go to the first while it lives, then to the next).
+/// A balancer in front of several instances, as a load balancer with health checks would be:
+/// each new connection goes to the first instance in the list that answers its health check
+/// (an HTTP request for `/`, answered within half a second, checked every 150 ms), so all go
+/// to the first while it lives and answers, then to the next. A paused instance accepts
+/// connections (the kernel does) but answers nothing: the health check sees it.
 pub struct Balancer {
     /// Where clients connect.
     pub addr: String,
     stop: Arc<AtomicBool>,
+}
+
+/// Whether a server at `addr` answers an HTTP request for `/` within half a second.
+pub fn answers(addr: &str) -> bool {
+    let Ok(sock) = addr.parse::<std::net::SocketAddr>() else {
+        return false;
+    };
+    let Ok(mut s) = TcpStream::connect_timeout(&sock, Duration::from_millis(300)) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
+    let _ = s.set_write_timeout(Some(Duration::from_millis(500)));
+    if s.write_all(b"GET / HTTP/1.1\r\nHost: health\r\nConnection: close\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut buf = [0u8; 12];
+    s.read_exact(&mut buf).is_ok() && buf.starts_with(b"HTTP/1.1 200")
 }
 
 impl Balancer {
@@ -215,6 +267,20 @@ impl Balancer {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap().to_string();
         let stop = Arc::new(AtomicBool::new(false));
+        let healthy = Arc::new(Mutex::new(vec![true; backends.len()]));
+        {
+            let (stop, healthy, backends) =
+                (Arc::clone(&stop), Arc::clone(&healthy), backends.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    for (i, b) in backends.iter().enumerate() {
+                        let ok = answers(b);
+                        healthy.lock().unwrap()[i] = ok;
+                    }
+                    std::thread::sleep(Duration::from_millis(150));
+                }
+            });
+        }
         let s = Arc::clone(&stop);
         listener.set_nonblocking(true).unwrap();
         std::thread::spawn(move || {
@@ -224,7 +290,13 @@ impl Balancer {
                     continue;
                 };
                 let _ = client.set_nonblocking(false);
-                let Some(server) = backends.iter().find_map(|b| TcpStream::connect(b).ok()) else {
+                let up = healthy.lock().unwrap().clone();
+                let Some(server) = backends
+                    .iter()
+                    .zip(up)
+                    .filter(|(_, ok)| *ok)
+                    .find_map(|(b, _)| TcpStream::connect(b).ok())
+                else {
                     continue;
                 };
                 for (mut from, mut to) in [
@@ -467,4 +539,61 @@ pub fn stored(db: &Path, code: &str) -> takhte_server::game::GameRecord {
         })
         .unwrap();
     serde_json::from_str(&json).unwrap()
+}
+
+/// Nothing lost, nothing made up, nothing twice, for a game whose stored moves are `stored`
+/// and whose clients reported `reports`:
+/// - every move a client was told of (each `moved` event, each state's moves) is the stored
+///   move at that ply;
+/// - every stored move was told to at least one of them;
+/// - every client's events came once each and in order (each one number after the last
+///   event or state it had);
+/// - each client that saw the game to its end has the stored game.
+pub fn check_told(label: &str, stored: &[String], reports: &[&BotReport]) {
+    for (i, r) in reports.iter().enumerate() {
+        for (ply, mv) in r.moved.iter().chain(&r.from_states) {
+            assert_eq!(
+                stored.get(*ply as usize),
+                Some(mv),
+                "{label}: client {i} was told {mv} at ply {ply}; stored: {stored:?}"
+            );
+        }
+        check_order(&format!("{label}: client {i}"), &r.seqs);
+        if r.end.is_some() {
+            assert_eq!(
+                r.moves, stored,
+                "{label}: client {i} ended with another game"
+            );
+        }
+    }
+    for (ply, mv) in stored.iter().enumerate() {
+        let told = reports.iter().any(|r| {
+            r.moved
+                .iter()
+                .chain(&r.from_states)
+                .any(|(p, m)| *p as usize == ply && m == mv)
+        });
+        assert!(
+            told,
+            "{label}: the stored move {mv} at ply {ply} was told to nobody"
+        );
+    }
+}
+
+/// The numbers of the events (and states) a client was sent, in the order it got them: each
+/// event one after what it had. A state (whose number may stand anywhere at or after what the
+/// client had) is told apart by `BotReport::seqs` holding it too; an event with a number at
+/// or below the last one is an event twice, one more than one above it a lost event.
+pub fn check_order(label: &str, seqs: &[(u64, bool)]) {
+    let mut last: Option<u64> = None;
+    for (i, (seq, state)) in seqs.iter().enumerate() {
+        if let (Some(l), false) = (last, *state) {
+            assert_eq!(
+                *seq,
+                l + 1,
+                "{label}: event {seq} came after {l} (item {i} of {seqs:?})"
+            );
+        }
+        last = Some(*seq);
+    }
 }
