@@ -9,6 +9,7 @@
 //! (`FUZZ_SECS=N` changes the total time budget.) The `test` profile keeps overflow checks, so
 //! integer overflows show up as panics there; with `--release` they wrap silently.
 //! `fuzz_minimal_repros` replays the shrunk findings; `fuzz_long_game_scaling` times long games.
+//! One test runs in the normal test run: `fuzz_findings_stay_fixed`, the findings asserted.
 
 #![allow(
     clippy::type_complexity,
@@ -2075,4 +2076,56 @@ fn fuzz_minimal_repros() {
         AnyGame::start(GameKind::DiceChess, 0).moves_text(Some(7))
     );
     fz.report();
+}
+
+/// The findings of the fuzz runs, each fixed, kept fixed in the normal test run: the largest
+/// FEN move counter through import and export, a damaged saved clock (the largest number of
+/// milliseconds) through a move, an unclosed comment, a die face that does not exist.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 4294967295";
+    let pgn = format!("[FEN \"{fen}\"]\n\ne5");
+    let imported = panic::catch_unwind(|| import(&pgn).map(|i| i.moves))
+        .expect("importing the largest move counter does not panic");
+    assert_eq!(imported.expect("the game reads"), ["e7e5"]);
+
+    let mut s = Session::new(GameStart {
+        kind: GameKind::Chess,
+        position: Some(fen.into()),
+        seed: 0,
+        start_rolls: vec![],
+    })
+    .unwrap();
+    s.play_text("e7e5").unwrap();
+    let text = panic::catch_unwind(AssertUnwindSafe(|| {
+        export(&s, &Players::default(), "2026.01.01")
+    }))
+    .expect("exporting the largest move counter does not panic");
+    assert!(text.contains(fen), "{text}");
+    assert!(text.contains("e5"), "{text}");
+
+    let rec = r#"{"schema":1,"id":"x","kind":"chess","start_position":null,"seed":0,"start_rolls":[],
+        "moves":[],"cursor":0,"mode":{"opponent":"pass-and-play","level":null,"human_side":null,"layout":null},
+        "clock":{"base_ms":1,"increment_ms":1,"white_ms":18446744073709551615,"black_ms":1,"running":false},
+        "result":null,"created_unix":0,"updated_unix":0}"#;
+    let r: GameRecord = serde_json::from_str(rec).unwrap();
+    let moves = panic::catch_unwind(AssertUnwindSafe(|| {
+        let mut c = from_record(
+            &r,
+            Arc::new(Idle),
+            Box::new(ScriptedRandomness::from_seed(1)),
+        )
+        .unwrap();
+        c.resume();
+        c.tap(takhte_core::rules::Square::parse("e2", 8).unwrap());
+        c.tap(takhte_core::rules::Square::parse("e4", 8).unwrap());
+        c.session().moves().to_vec()
+    }))
+    .expect("a move with the largest saved clock does not panic");
+    assert_eq!(moves.len(), 1, "the move is played: {moves:?}");
+
+    assert!(import("1. e4 { never closed 2. zz9").is_err());
+    assert!(AnyGame::start(GameKind::DiceChess, 0)
+        .moves_text(Some(7))
+        .is_empty());
 }

@@ -101,15 +101,21 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io:
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_millis(50));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        let mut n: u64 = 0;
         loop {
             every.tick().await;
             ticker.tick().await;
             ticker.flush_crowds().await;
-            n += 1;
-            if n % 20 == 0 {
-                ticker.beat().await;
-            }
+        }
+    });
+    // The heartbeat in the store, on a task of its own: a database that is slow to answer
+    // must not hold up the clocks.
+    let beater = Arc::clone(&hub);
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(1));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            beater.beat().await;
         }
     });
     let evictor = Arc::clone(&hub);
@@ -207,9 +213,11 @@ struct Counted {
 }
 
 impl Counted {
-    /// The server wrote `first` (the start of what it wrote): the end of an answer, or the
-    /// switch to a WebSocket.
-    fn answered(&mut self, first: &[u8]) {
+    /// The server wrote `first` (the start of what it wrote): an answer, or the switch to a
+    /// WebSocket. The new time limit is polled once with the writer's context (the same task
+    /// reads this socket), so that it wakes the task when it passes even if nothing more
+    /// comes.
+    fn answered(&mut self, first: &[u8], cx: &mut Context<'_>) {
         if self.upgraded {
             return;
         }
@@ -217,7 +225,9 @@ impl Counted {
             self.upgraded = true;
             self.answer_by = None;
         } else {
-            self.answer_by = Some(Box::pin(tokio::time::sleep(REQUEST_WITHIN)));
+            let mut by = Box::pin(tokio::time::sleep(REQUEST_WITHIN));
+            let _ = by.as_mut().poll(cx);
+            self.answer_by = Some(by);
         }
     }
 }
@@ -263,7 +273,7 @@ impl tokio::io::AsyncWrite for Counted {
     ) -> Poll<std::io::Result<usize>> {
         let written = Pin::new(&mut self.tcp).poll_write(cx, buf);
         if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
-            self.answered(buf);
+            self.answered(buf, cx);
         }
         written
     }
@@ -287,7 +297,7 @@ impl tokio::io::AsyncWrite for Counted {
                 .iter()
                 .find(|b| !b.is_empty())
                 .map_or(&[][..], |b| &b[..]);
-            self.answered(first);
+            self.answered(first, cx);
         }
         written
     }

@@ -39,6 +39,10 @@ struct Srv {
 
 impl Srv {
     fn start(options: &[&str]) -> Srv {
+        Srv::start_env(options, &[])
+    }
+
+    fn start_env(options: &[&str], env: &[(&str, &str)]) -> Srv {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("stderr.log");
         let db = dir.path().join("probe.sqlite");
@@ -48,6 +52,7 @@ impl Srv {
             .arg("--db")
             .arg(&db)
             .args(options)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(std::fs::File::create(&log).unwrap()))
             .spawn()
@@ -78,34 +83,46 @@ impl Srv {
         self.child.id()
     }
 
-    /// Sockets the server process holds open (listening one included).
+    /// Sockets the server process holds open (listening one included). A check that cannot
+    /// read them fails: it must not pass by seeing none.
     fn sockets(&self) -> usize {
-        std::fs::read_dir(format!("/proc/{}/fd", self.pid()))
-            .map(|d| {
-                d.filter_map(|e| e.ok())
-                    .filter(|e| {
-                        std::fs::read_link(e.path())
-                            .map(|l| l.to_string_lossy().starts_with("socket:"))
-                            .unwrap_or(false)
-                    })
-                    .count()
+        let dir = std::fs::read_dir(format!("/proc/{}/fd", self.pid()))
+            .expect("the server's open files can be read (/proc)");
+        let n = dir
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                std::fs::read_link(e.path())
+                    .map(|l| l.to_string_lossy().starts_with("socket:"))
+                    .unwrap_or(false)
             })
-            .unwrap_or(0)
+            .count();
+        assert!(n >= 1, "the server holds at least its listening socket");
+        n
     }
 
-    /// The server's peak resident memory, in MB.
+    /// The server's peak resident memory, in MB. A check that cannot read it fails.
     fn peak_mb(&self) -> u64 {
-        let s = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default();
-        s.lines()
+        let s = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
+            .expect("the server's memory can be read (/proc)");
+        let kb = s
+            .lines()
             .find(|l| l.starts_with("VmHWM:"))
             .and_then(|l| l.split_whitespace().nth(1))
             .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(0)
-            / 1024
+            .expect("/proc/PID/status has VmHWM");
+        assert!(kb > 0, "a server uses some memory");
+        kb / 1024
     }
 
     /// The server still serves: alive, no panic logged, a ping gets a pong, a game is created.
     fn healthy(&mut self) {
+        self.serves();
+        let log = self.stderr();
+        assert!(!log.contains("panicked"), "the server panicked:\n{log}");
+    }
+
+    /// The server still serves: alive, and a game is created.
+    fn serves(&mut self) {
         assert!(
             self.child.try_wait().unwrap().is_none(),
             "the server process ended; stderr:\n{}",
@@ -119,8 +136,6 @@ impl Srv {
             r.iter().any(|m| matches!(m, ServerMsg::State { .. })),
             "a new game can be created: {r:?}"
         );
-        let log = self.stderr();
-        assert!(!log.contains("panicked"), "the server panicked:\n{log}");
     }
 }
 
@@ -518,6 +533,15 @@ fn probe_hostile_names_in_hello_and_set_name() {
         "\u{200B}\u{200B}\u{200B}", // zero-width spaces only: looks empty
         "Bob\u{2066}\u{2067}\u{2068}\u{2069}",
         "\u{FEFF}Eve",
+        // Tag characters (the language tag and tag letters), the Arabic number signs,
+        // the musical symbols' format controls, the shorthand format controls, a Hangul
+        // filler, private-use and unassigned code points.
+        "Bo\u{E0001}\u{E0020}\u{E0041}\u{E007F}b",
+        "\u{0600}\u{0601}\u{0602}\u{0603}\u{0604}\u{0605}Ali",
+        "Sa\u{1D173}\u{1D174}\u{1D17A}ra",
+        "\u{1BCA0}\u{1BCA1}\u{1BCA2}\u{1BCA3}Eve",
+        "\u{3164}\u{115F}Kim",
+        "\u{E000}\u{F8FF}\u{0378}Zoe",
     ] {
         let got = welcome_name(&s.addr, name);
         let h = hostile_chars(&got);
@@ -1415,6 +1439,67 @@ fn probe_a_rematch_counts_against_the_open_games_limit() {
     assert!(open <= 2, "A has {open} open games with a limit of 2");
 }
 
+/// Rematch offers made before the offering player filled their limit: accepting them would
+/// seat that player at more games than the limit. Each acceptance is refused, with the reason
+/// that the opponent has too many games, and nothing is made.
+#[test]
+fn probe_accepting_a_rematch_counts_for_the_player_who_offered() {
+    let mut s = Srv::start(&["--msgs-per-sec", "5000", "--max-open-games", "3"]);
+    let mut a = C::hello(&s.addr, "A");
+    let mut bb = C::hello(&s.addr, "B");
+    let mut ended = Vec::new();
+    for _ in 0..3 {
+        let code = a
+            .state_of(&ClientMsg::Create {
+                settings: settings(GameKind::Chess, None),
+            })
+            .code;
+        bb.state_of(&ClientMsg::Join { code: code.clone() });
+        a.reply(&ClientMsg::Resign { code: code.clone() });
+        // A offers a rematch while it has room.
+        let r = a.reply(&ClientMsg::Rematch { code: code.clone() });
+        assert!(
+            events(&r)
+                .iter()
+                .any(|e| matches!(e, GameEvent::RematchOffered { .. })),
+            "{r:?}"
+        );
+        ended.push(code);
+    }
+    // Then A fills its limit.
+    for _ in 0..3 {
+        a.state_of(&ClientMsg::Create {
+            settings: settings(GameKind::Chess, None),
+        });
+    }
+    for code in &ended {
+        let r = bb.reply(&ClientMsg::Rematch { code: code.clone() });
+        let refused = r.iter().find_map(|m| match m {
+            ServerMsg::Error { error, message, .. } => Some((*error, message.clone())),
+            _ => None,
+        });
+        match refused {
+            Some((ErrorCode::TooManyGames, message)) => {
+                assert!(message.contains("opponent"), "{message}")
+            }
+            other => panic!("the acceptance was not refused: {other:?} in {r:?}"),
+        }
+        assert!(!events(&r)
+            .iter()
+            .any(|e| matches!(e, GameEvent::Rematch { .. })));
+    }
+    let r = a.reply(&ClientMsg::MyGames);
+    let open = r
+        .iter()
+        .find_map(|m| match m {
+            ServerMsg::MyGames { games } => Some(games.len()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{r:?}"));
+    assert_eq!(open, 3, "A sits at exactly its limit");
+    s.healthy();
+}
+
 #[test]
 fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
     let mut s = Srv::start(&[
@@ -1558,9 +1643,25 @@ fn probe_same_token_on_two_connections_moves_at_once() {
                 "the same move twice is played once: {errors:?}"
             );
         }
-        // Each of the two connections saw the one Moved event exactly once.
-        for r in [&r1, &r2] {
-            let _ = r;
+        // Each of the two connections saw the one Moved event exactly once (what has not
+        // come with its reply comes before the next pong).
+        for (i, (r, more)) in [(&r1, w1.flush()), (&r2, w2.flush())]
+            .into_iter()
+            .enumerate()
+        {
+            let seen = r
+                .iter()
+                .chain(&more)
+                .filter(|m| {
+                    matches!(m, ServerMsg::Event { event: GameEvent::Moved { ply: p, .. }, .. } if *p == ply)
+                })
+                .count();
+            assert_eq!(
+                seen,
+                1,
+                "connection {}: the move at ply {ply} {seen} times",
+                i + 1
+            );
         }
         ply += 1;
         let r = b.reply(&mv(&code, ply, reply));
@@ -1740,5 +1841,116 @@ fn probe_half_sent_http_requests_are_closed() {
     assert_eq!(
         still_open, 0,
         "{still_open} of 40 half-open requests still held after 13 s"
+    );
+}
+
+/// A socket kept alive after its first request may not idle, nor trickle a second request a
+/// byte at a time, for longer than a request may take (10 s).
+#[test]
+fn probe_kept_alive_sockets_get_a_time_limit_for_each_request() {
+    let mut s = Srv::start(&["--max-conns-per-ip", "4"]);
+    let request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+    let answered = |t: &mut TcpStream| -> bool {
+        t.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut buf = [0u8; 512];
+        matches!(t.read(&mut buf), Ok(n) if n > 0 && buf.starts_with(b"HTTP/1.1 200"))
+    };
+    // Idle after the first answer.
+    let mut idle = TcpStream::connect(&s.addr).unwrap();
+    idle.write_all(request).unwrap();
+    assert!(answered(&mut idle), "the first request is answered");
+    // Trickling a second request, a byte a second.
+    let mut slow = TcpStream::connect(&s.addr).unwrap();
+    slow.write_all(request).unwrap();
+    assert!(answered(&mut slow));
+    let started = Instant::now();
+    let mut trickle_closed = None;
+    for b in b"GET / HTTP/1.1\r\nHost: slow-slow-slow\r\n".iter() {
+        if slow.write_all(&[*b]).is_err() {
+            trickle_closed = Some(started.elapsed());
+            break;
+        }
+        std::thread::sleep(Duration::from_secs(1));
+        if started.elapsed() > Duration::from_secs(16) {
+            break;
+        }
+    }
+    // The idle one is closed by now too: a read sees the end (0 bytes) or a reset.
+    idle.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    let mut buf = [0u8; 16];
+    let idle_closed = match idle.read(&mut buf) {
+        Ok(n) => n == 0,
+        Err(e) => !matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        ),
+    };
+    s.healthy();
+    assert!(
+        idle_closed,
+        "a socket idle after its answer was still open after {} s",
+        started.elapsed().as_secs()
+    );
+    let closed = trickle_closed.unwrap_or_else(|| {
+        panic!(
+            "a second request trickled for {} s was still taken",
+            started.elapsed().as_secs()
+        )
+    });
+    assert!(
+        closed <= Duration::from_secs(13),
+        "closed after {} s",
+        closed.as_secs()
+    );
+}
+
+/// A panic inside the server while the map of games is locked (a fault set on purpose: a bug in
+/// one request) is kept to that request: its client is told, and the server goes on serving
+/// this game, other games and new connections.
+#[test]
+fn probe_a_panic_in_one_request_leaves_the_server_serving() {
+    let mut s = Srv::start_env(&["--msgs-per-sec", "5000"], &[("TAKHTE_FAULT", "panic:1")]);
+    let (mut w, mut b, code) = table(&s.addr, settings(GameKind::Chess, None));
+    let r = w.reply(&mv(&code, 0, "e2e4"));
+    assert_eq!(only_error(&r), Some(ErrorCode::Internal), "{r:?}");
+    // Nothing was played; the same move again is played now.
+    let r = w.reply(&mv(&code, 0, "e2e4"));
+    assert!(
+        events(&r)
+            .iter()
+            .any(|e| matches!(e, GameEvent::Moved { ply: 0, .. })),
+        "{r:?}"
+    );
+    let r = b.reply(&mv(&code, 1, "e7e5"));
+    assert!(
+        events(&r)
+            .iter()
+            .any(|e| matches!(e, GameEvent::Moved { ply: 1, .. })),
+        "{r:?}"
+    );
+    // Every request that takes the locked map still works: the lobby, a new game, a new
+    // connection joining it.
+    let lobby = w.reply(&ClientMsg::Lobby);
+    assert!(
+        lobby.iter().any(|m| matches!(m, ServerMsg::Lobby { .. })),
+        "{lobby:?}"
+    );
+    let code2 = w
+        .state_of(&ClientMsg::Create {
+            settings: settings(GameKind::Draughts, None),
+        })
+        .code;
+    let mut c = C::hello(&s.addr, "C");
+    c.state_of(&ClientMsg::Join { code: code2 });
+    s.serves();
+    let log = s.stderr();
+    assert_eq!(
+        log.matches("panicked").count(),
+        1,
+        "one panic, the fault's:\n{log}"
+    );
+    assert!(
+        log.contains("fault: a panic while the map of games is locked"),
+        "{log}"
     );
 }

@@ -280,6 +280,26 @@ fn suggestions_are_counted_changed_refused_and_cleared() {
     for text in w.seen.iter().chain(&b.seen) {
         assert!(!text.contains(r#""type":"suggestions""#), "{text}");
     }
+    // Nor with a move: the tally goes to the spectators only.
+    let moves_seen: Vec<GameEvent> = w
+        .seen
+        .iter()
+        .chain(&b.seen)
+        .filter_map(|t| match serde_json::from_str::<ServerMsg>(t) {
+            Ok(ServerMsg::Event {
+                event: e @ GameEvent::Moved { .. },
+                ..
+            }) => Some(e),
+            _ => None,
+        })
+        .collect();
+    assert!(moves_seen.len() >= 3, "{moves_seen:?}");
+    for e in &moves_seen {
+        assert!(
+            matches!(e, GameEvent::Moved { crowd: None, .. }),
+            "a player was sent the spectators' tally: {e:?}"
+        );
+    }
     w.send(&ClientMsg::Open {
         code: code.clone(),
         since: None,
@@ -289,7 +309,8 @@ fn suggestions_are_counted_changed_refused_and_cleared() {
         st.suggestions.is_none() && st.crowd.is_empty(),
         "players see them after the game"
     );
-    // After the game, the players see what was suggested at each move.
+    // After the game, the players see what was suggested at each move: the server sends them
+    // the whole game again, with the suggestions.
     w.send(&ClientMsg::Resign { code: code.clone() });
     w.until(|m| {
         matches!(
@@ -300,6 +321,11 @@ fn suggestions_are_counted_changed_refused_and_cleared() {
             }
         )
     });
+    for p in [&mut w, &mut b] {
+        let st = p.state();
+        assert!(st.end.is_some());
+        assert_eq!(st.crowd[1].as_ref().unwrap().count_of("e7e5"), 2);
+    }
     w.send(&ClientMsg::Open {
         code: code.clone(),
         since: None,
@@ -344,6 +370,19 @@ fn in_an_audience_game_the_player_to_move_sees_the_suggestions() {
             }
         )
     });
+    // In an audience game the players are sent each move's tally too.
+    let moved = b
+        .seen
+        .iter()
+        .rev()
+        .find_map(|t| match serde_json::from_str::<ServerMsg>(t) {
+            Ok(ServerMsg::Event {
+                event: GameEvent::Moved { crowd, .. },
+                ..
+            }) => Some(crowd),
+            _ => None,
+        });
+    assert_eq!(moved.flatten().map(|c| c.count_of("c3-c4")), Some(1));
     // Now Black is to move: Black sees them, White does not.
     s.send(&suggest(&code, 1, "a6-a5"));
     let (ply, crowd) = suggestions(&mut b);

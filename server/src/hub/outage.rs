@@ -53,8 +53,10 @@ impl Hub {
         self.alive_ms.store(now, Ordering::Relaxed);
     }
 
-    /// Keeps the store's heartbeat (once a second, from the ticker).
+    /// Keeps the store's heartbeat (once a second, on a task of its own). A pause of this
+    /// process is settled first: a fresh beat written before would hide it.
     pub async fn beat(&self) {
+        self.settle_outage().await;
         if let Err(e) = self.store.beat(now_ms(), OUTAGE_MS).await {
             log!("the heartbeat could not be stored: {e}");
         }

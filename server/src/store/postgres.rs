@@ -305,7 +305,12 @@ impl Storage for Postgres {
         let mut client = self.pool.get().await.map_err(unavailable)?;
         let tx = client.transaction().await.map_err(unavailable)?;
         // The row is locked by the first statement to the end of the transaction: instances
-        // beating at once take turns, and only the first after an outage sees it stale.
+        // beating at once take turns, and only the first after an outage sees it stale. An
+        // instance paused in the middle of its beat holds the row: the others give up after
+        // a moment instead of waiting for it.
+        tx.batch_execute("SET LOCAL lock_timeout = '500ms'")
+            .await
+            .map_err(unavailable)?;
         tx.execute(
             "INSERT INTO beat (id, ms) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
             &[&-1i64],

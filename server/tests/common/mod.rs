@@ -148,6 +148,7 @@ impl Drop for Server {
         let _ = Command::new("kill")
             .arg("-CONT")
             .arg(self.child.id().to_string())
+            .stderr(Stdio::null())
             .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -596,4 +597,23 @@ pub fn check_order(label: &str, seqs: &[(u64, bool)]) {
         }
         last = Some(*seq);
     }
+}
+
+/// The stored record, read from PostgreSQL.
+pub fn record_pg(db: &str, code: &str) -> takhte_server::game::GameRecord {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let (client, conn) = tokio_postgres::connect(db, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(conn);
+        let row = client
+            .query_one("SELECT record FROM games WHERE code = $1", &[&code])
+            .await
+            .unwrap();
+        serde_json::from_str(row.get::<_, &str>(0)).unwrap()
+    })
 }
