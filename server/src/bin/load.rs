@@ -148,7 +148,7 @@ async fn player(
     if creator && new_game(&mut ws, shared.spectating).await.is_err() {
         return;
     }
-    let mut ping = tokio::time::interval(Duration::from_secs(5));
+    let mut ping = tokio::time::interval(Duration::from_secs(1));
     loop {
         if shared.stop.load(Ordering::Relaxed) {
             let _ = ws.close(None).await;
@@ -286,7 +286,7 @@ async fn spectator(server: String, shared: Arc<Shared>) {
     }
     let mut game: Option<AnyGame> = None;
     let mut suggest_at: Option<(tokio::time::Instant, u32, String)> = None;
-    let mut ping = tokio::time::interval(Duration::from_secs(5));
+    let mut ping = tokio::time::interval(Duration::from_secs(1));
     while !shared.stop.load(Ordering::Relaxed) {
         let wake = suggest_at
             .as_ref()
@@ -355,7 +355,7 @@ async fn idle(server: String, shared: Arc<Shared>) {
         return;
     };
     shared.connected.fetch_add(1, Ordering::Relaxed);
-    let mut ping = tokio::time::interval(Duration::from_secs(5));
+    let mut ping = tokio::time::interval(Duration::from_secs(1));
     while !shared.stop.load(Ordering::Relaxed) {
         tokio::select! {
             _ = ping.tick() => { if send(&mut ws, &ClientMsg::Ping { nonce: 1 }).await.is_err() { return } }
