@@ -12,7 +12,17 @@ pub mod i18n;
 pub mod sound;
 pub mod ui;
 
-pub use takhte_core::{ai, game, net, rules, store};
+pub use takhte_ai as ai;
+pub use takhte_game as game;
+pub use takhte_rules as rules;
+pub use takhte_store as store;
+
+/// Online play as the app sees it: the protocol's parts and the online library's.
+pub mod net {
+    pub use takhte_online::{bot, client, mirror, SERVER_ENV};
+    pub use takhte_protocol::messages as protocol;
+    pub use takhte_protocol::{code, public, token, CLAIM_AFTER_MS, LAG_ALLOWANCE_MS};
+}
 
 /// The Android entry point: the same app as `main.rs`, on Slint's Android backend, with the
 /// data in the app's internal folder and the game saved when Android pauses or stops the app.

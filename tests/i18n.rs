@@ -183,7 +183,7 @@ fn the_system_locale_picks_the_language() {
 fn no_text_or_separator_is_written_in_the_code() {
     let mut problems = Vec::new();
     let mut files = Vec::new();
-    for dir in ["src", "src/ui", "ui", "core/src/game"] {
+    for dir in ["src", "src/ui", "ui", "game/src"] {
         for e in std::fs::read_dir(dir).unwrap().flatten() {
             let p = e.path();
             if p.extension().is_some_and(|x| x == "rs" || x == "slint") {

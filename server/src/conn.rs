@@ -15,10 +15,10 @@ use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, Notify};
 
-use takhte_core::net::protocol::{
+use takhte_protocol::token::{self, clean_name};
+use takhte_protocol::{
     ClientMsg, CloseReason, ErrorCode, ServerMsg, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
 };
-use takhte_core::net::token::{self, clean_name};
 
 use crate::game::{Actor, Command, Refusal};
 use crate::hub::{to_text, ConnHandle, Hub};

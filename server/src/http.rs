@@ -13,8 +13,8 @@ use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use axum::Router;
 
-use takhte_core::net::code;
-use takhte_core::net::protocol::{PROTOCOL_VERSION, WS_PATH};
+use takhte_protocol::code;
+use takhte_protocol::{PROTOCOL_VERSION, WS_PATH};
 
 use crate::hub::Hub;
 use crate::log;

@@ -16,12 +16,12 @@ use std::time::{Duration, Instant};
 
 use common::services::Services;
 use common::*;
-use takhte_core::net::bot::{BotConfig, BotReport, BotRole};
-use takhte_core::net::client::{Client, ClientConfig, ClientEvent, ConnState};
-use takhte_core::net::mirror::Mirror;
-use takhte_core::net::protocol::{ClientMsg, ColourChoice, GameEvent, GameSettings, ServerMsg};
-use takhte_core::net::token;
-use takhte_core::rules::GameKind;
+use takhte_online::bot::{BotConfig, BotReport, BotRole};
+use takhte_online::client::{Client, ClientConfig, ClientEvent, ConnState};
+use takhte_online::mirror::Mirror;
+use takhte_protocol::token;
+use takhte_protocol::{ClientMsg, ColourChoice, GameEvent, GameSettings, ServerMsg};
+use takhte_rules::GameKind;
 
 /// How long instances are killed and paused.
 const CHAOS_FOR: Duration = Duration::from_secs(32);

@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 
 use common::services::Services;
 use common::*;
-use takhte_core::net::bot::BotRole;
-use takhte_core::net::mirror::Mirror;
-use takhte_core::net::protocol::{
+use takhte_online::bot::BotRole;
+use takhte_online::mirror::Mirror;
+use takhte_protocol::{
     ClientMsg, ClockSpec, ColourChoice, ErrorCode, GameEvent, GameSettings, ServerMsg,
 };
-use takhte_core::rules::{dice, AnyGame, AnyMove, GameKind, Side};
+use takhte_rules::{dice, AnyGame, AnyMove, GameKind, Side};
 
 fn cluster_name() -> String {
     format!("t{:08x}", rand::random::<u32>())
@@ -143,7 +143,7 @@ fn two_moves_at_once_on_two_instances_exactly_one_lands() {
     let s1 = instance(&db, &services.redis, &name, &[]);
     let s2 = instance(&db, &services.redis, &name, &[]);
     let s3 = instance(&db, &services.redis, &name, &[]);
-    let token = takhte_core::net::token::generate();
+    let token = takhte_protocol::token::generate();
     let mut w1 = Raw::hello_as(&s1.addr, "White", &token);
     w1.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
@@ -376,7 +376,7 @@ fn redis_restarted_and_postgres_down() {
         matches!(
             bye,
             ServerMsg::Bye {
-                reason: takhte_core::net::protocol::CloseReason::Shutdown,
+                reason: takhte_protocol::CloseReason::Shutdown,
                 ..
             }
         ),
@@ -386,13 +386,13 @@ fn redis_restarted_and_postgres_down() {
     // idle: a healthy server would say hello back).
     let mut refused = Raw::connect(&s2.addr);
     refused.send(&ClientMsg::Hello {
-        protocol: takhte_core::net::protocol::PROTOCOL_VERSION,
-        token: takhte_core::net::token::generate(),
+        protocol: takhte_protocol::PROTOCOL_VERSION,
+        token: takhte_protocol::token::generate(),
         name: "Late".into(),
     });
     match refused.recv() {
         Some(ServerMsg::Bye {
-            reason: takhte_core::net::protocol::CloseReason::Shutdown,
+            reason: takhte_protocol::CloseReason::Shutdown,
             message,
         }) => assert!(message.contains("message bus"), "{message}"),
         other => panic!("served while Redis is down: {other:?}"),
@@ -490,7 +490,7 @@ fn the_open_games_limit_holds_across_instances() {
         ],
         &[],
     );
-    let token = takhte_core::net::token::generate();
+    let token = takhte_protocol::token::generate();
     let conns: Vec<Raw> = (0..8)
         .map(|i| {
             Raw::hello_as(

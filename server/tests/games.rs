@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use takhte_core::rules::{AnyGame, GameKind};
+use takhte_rules::{AnyGame, GameKind};
 
 #[test]
 fn a_full_game_of_each_kind_between_two_bots() {
@@ -16,13 +16,13 @@ fn a_full_game_of_each_kind_between_two_bots() {
             &server.addr,
             "Ana",
             2,
-            takhte_core::net::bot::BotRole::Join(String::new()),
+            takhte_online::bot::BotRole::Join(String::new()),
         );
         let b = bot_config(
             &server.addr,
             "Bahram",
             1,
-            takhte_core::net::bot::BotRole::Join(String::new()),
+            takhte_online::bot::BotRole::Join(String::new()),
         );
         let (ra, rb) = bot_game(a, b, settings(kind, None));
         assert_eq!(ra.code, rb.code);

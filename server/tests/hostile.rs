@@ -17,12 +17,12 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use takhte_core::net::protocol::{
+use takhte_protocol::token;
+use takhte_protocol::{
     ClientMsg, ClockSpec, CloseReason, ErrorCode, GameEvent, GameSettings, GameState, ServerMsg,
     PROTOCOL_VERSION,
 };
-use takhte_core::net::token;
-use takhte_core::rules::{GameKind, Side};
+use takhte_rules::{GameKind, Side};
 
 // ---------------------------------------------------------------------------------------------
 // Harness: a server whose standard error is kept, and a client that can send anything.
@@ -1206,7 +1206,7 @@ fn probe_dice_roll_twice_for_the_opponent_and_odd_faces() {
     let (w, b, code) = table(&s.addr, settings(GameKind::DiceChess, None));
     let mut w = w;
     let st = w.look(&code);
-    let first = takhte_core::net::public::game_from_public(GameKind::DiceChess, &st.start)
+    let first = takhte_protocol::public::game_from_public(GameKind::DiceChess, &st.start)
         .unwrap()
         .side_to_move();
     let (mut mover, mut other) = if first == Side::White { (w, b) } else { (b, w) };

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use common::services::Services;
 use common::*;
-use takhte_core::net::client::{Client, ClientConfig, ClientEvent, ConnState};
-use takhte_core::net::protocol::{ClientMsg, ClockSpec, GameEvent, GameSettings, ServerMsg};
-use takhte_core::rules::GameKind;
+use takhte_online::client::{Client, ClientConfig, ClientEvent, ConnState};
+use takhte_protocol::{ClientMsg, ClockSpec, GameEvent, GameSettings, ServerMsg};
+use takhte_rules::GameKind;
 
 const BASE_MS: u64 = 60_000;
 
@@ -198,7 +198,7 @@ fn a_paused_instance_costs_its_player_at_most_three_seconds() {
     // Black plays through the app's own client, on the first instance.
     let black = Client::start(ClientConfig {
         address: door.addr.clone(),
-        token: takhte_core::net::token::generate(),
+        token: takhte_protocol::token::generate(),
         name: "Black".into(),
         wake: None,
         tap: None,

@@ -9,12 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::*;
-use takhte_core::net::bot::{self, BotRole};
-use takhte_core::net::protocol::{
-    ClientMsg, ClockSpec, ColourChoice, GameEvent, GameSettings, ServerMsg,
-};
-use takhte_core::rules::mine::Visible;
-use takhte_core::rules::{AnyGame, GameKind, Side};
+use takhte_online::bot::{self, BotRole};
+use takhte_protocol::{ClientMsg, ClockSpec, ColourChoice, GameEvent, GameSettings, ServerMsg};
+use takhte_rules::mine::Visible;
+use takhte_rules::{AnyGame, GameKind, Side};
 
 fn open(
     addr: &str,
@@ -87,7 +85,7 @@ fn a_flag_falls_on_the_server_with_nobody_moving() {
     assert_eq!(ended(&mut b), end);
     // A move after the flag is refused.
     b.send(&mv(&code, 1, "e7e5"));
-    assert_eq!(b.error().0, takhte_core::net::protocol::ErrorCode::GameOver);
+    assert_eq!(b.error().0, takhte_protocol::ErrorCode::GameOver);
 
     // Black's flag falls while White has only the king: a draw, not a win.
     let (mut w, _b, code) = open(
@@ -224,10 +222,7 @@ fn draws_resignation_abort_claims_and_rematch() {
     b.send(&mv(&code, 1, "c6-c5"));
     moved(&mut w, 1);
     w.send(&ClientMsg::Abort { code: code.clone() });
-    assert_eq!(
-        w.error().0,
-        takhte_core::net::protocol::ErrorCode::CannotAbort
-    );
+    assert_eq!(w.error().0, takhte_protocol::ErrorCode::CannotAbort);
 
     // The opponent leaves: presence goes out, and after the claim time the win can be taken.
     drop(b);
@@ -238,10 +233,7 @@ fn draws_resignation_abort_claims_and_rematch() {
         _ => unreachable!(),
     }
     w.send(&ClientMsg::ClaimWin { code: code.clone() });
-    assert_eq!(
-        w.error().0,
-        takhte_core::net::protocol::ErrorCode::CannotClaim
-    );
+    assert_eq!(w.error().0, takhte_protocol::ErrorCode::CannotClaim);
     std::thread::sleep(Duration::from_millis(3_100));
     w.send(&ClientMsg::ClaimWin { code: code.clone() });
     let end = ended(&mut w);

@@ -4,10 +4,8 @@
 mod common;
 
 use common::*;
-use takhte_core::net::protocol::{
-    ClientMsg, CloseReason, ColourChoice, ErrorCode, GameSettings, ServerMsg,
-};
-use takhte_core::rules::GameKind;
+use takhte_protocol::{ClientMsg, CloseReason, ColourChoice, ErrorCode, GameSettings, ServerMsg};
+use takhte_rules::GameKind;
 
 /// Two raw players at a new game of `kind` (White created it, Black joined). Returns
 /// (white, black, code).
@@ -117,7 +115,7 @@ fn bad_moves_are_refused_and_change_nothing() {
         matches!(
             m,
             ServerMsg::Event {
-                event: takhte_core::net::protocol::GameEvent::Ended { .. },
+                event: takhte_protocol::GameEvent::Ended { .. },
                 ..
             }
         )
@@ -138,7 +136,7 @@ fn bad_moves_are_refused_and_change_nothing() {
         matches!(
             m,
             ServerMsg::Event {
-                event: takhte_core::net::protocol::GameEvent::Moved { ply: 0, .. },
+                event: takhte_protocol::GameEvent::Moved { ply: 0, .. },
                 ..
             }
         )
@@ -160,7 +158,7 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
     assert_eq!(r.error().0, ErrorCode::BadToken);
     let t = r.token.clone();
     r.send(&ClientMsg::Hello {
-        protocol: takhte_core::net::protocol::PROTOCOL_VERSION,
+        protocol: takhte_protocol::PROTOCOL_VERSION,
         token: t.clone(),
         name: "N".into(),
     });
@@ -191,7 +189,7 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
     for s in [
         GameSettings {
             kind: GameKind::Chess,
-            clock: Some(takhte_core::net::protocol::ClockSpec {
+            clock: Some(takhte_protocol::ClockSpec {
                 base_ms: 5,
                 increment_ms: 0,
             }),
@@ -314,7 +312,7 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
         let mut c = Raw::connect(&server.addr);
         let t = c.token.clone();
         c.send(&ClientMsg::Hello {
-            protocol: takhte_core::net::protocol::PROTOCOL_VERSION,
+            protocol: takhte_protocol::PROTOCOL_VERSION,
             token: t,
             name: "M".into(),
         });
@@ -353,16 +351,16 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
         since: None,
     });
     let state = w.state();
-    let first = takhte_core::net::public::game_from_public(GameKind::DiceChess, &state.start)
+    let first = takhte_protocol::public::game_from_public(GameKind::DiceChess, &state.start)
         .unwrap()
         .side_to_move();
     assert!(!state.start_rolls.is_empty());
-    let (mover, other) = if first == takhte_core::rules::Side::White {
+    let (mover, other) = if first == takhte_rules::Side::White {
         (&mut w, &mut b)
     } else {
         (&mut b, &mut w)
     };
-    let pawn = if first == takhte_core::rules::Side::White {
+    let pawn = if first == takhte_rules::Side::White {
         "a2a3"
     } else {
         "a7a6"
@@ -387,7 +385,7 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
     });
     let face = match mover.until(|m| matches!(m, ServerMsg::Event { .. })) {
         ServerMsg::Event {
-            event: takhte_core::net::protocol::GameEvent::Rolled { face, ply: 0 },
+            event: takhte_protocol::GameEvent::Rolled { face, ply: 0 },
             ..
         } => face,
         other => panic!("{other:?}"),
@@ -396,7 +394,7 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
     // Both players see the same roll.
     match other.until(|m| matches!(m, ServerMsg::Event { .. })) {
         ServerMsg::Event {
-            event: takhte_core::net::protocol::GameEvent::Rolled { face: f, .. },
+            event: takhte_protocol::GameEvent::Rolled { face: f, .. },
             ..
         } => assert_eq!(f, face),
         o => panic!("{o:?}"),
@@ -411,7 +409,7 @@ fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
     mover.send(&mv(&code, 0, &format!("{wrong}:{pawn}")));
     assert_eq!(mover.error().0, ErrorCode::ForgedDie);
     // A king move after rolling is refused too.
-    let king = if first == takhte_core::rules::Side::White {
+    let king = if first == takhte_rules::Side::White {
         "d1d2"
     } else {
         "e8e7"
@@ -439,7 +437,7 @@ fn hello_forwarded(addr: &str, forwarded: &str) -> (Raw, Option<ServerMsg>) {
     let mut r = Raw::connect_with(addr, &[("x-forwarded-for", forwarded)]);
     let t = r.token.clone();
     r.send(&ClientMsg::Hello {
-        protocol: takhte_core::net::protocol::PROTOCOL_VERSION,
+        protocol: takhte_protocol::PROTOCOL_VERSION,
         token: t,
         name: "Behind".into(),
     });

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::*;
-use takhte_core::net::bot::BotRole;
-use takhte_core::rules::GameKind;
+use takhte_online::bot::BotRole;
+use takhte_rules::GameKind;
 
 /// Both players' connections go through proxies that the test cuts again and again while the
 /// game goes on: the bots reconnect, resume from the last event they saw, resend moves the

@@ -8,13 +8,13 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use takhte_core::net::bot::BotRole;
-use takhte_core::net::protocol::{
+use takhte_online::bot::BotRole;
+use takhte_protocol::public::public_text;
+use takhte_protocol::{
     ClientMsg, ColourChoice, Crowd, ErrorCode, GameEvent, GameSettings, ServerMsg, Tally,
 };
-use takhte_core::net::public::public_text;
-use takhte_core::rules::mine::Visible;
-use takhte_core::rules::{AnyGame, GameKind};
+use takhte_rules::mine::Visible;
+use takhte_rules::{AnyGame, GameKind};
 
 fn watched(kind: GameKind, audience: bool) -> GameSettings {
     GameSettings {

@@ -26,11 +26,11 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use tokio_tungstenite::tungstenite::Message;
 
-use takhte_core::net::protocol::{
+use takhte_protocol::token;
+use takhte_protocol::{
     ClientMsg, ColourChoice, GameEvent, GameSettings, ServerMsg, PROTOCOL_VERSION,
 };
-use takhte_core::net::token;
-use takhte_core::rules::{AnyGame, GameKind};
+use takhte_rules::{AnyGame, GameKind};
 
 struct Args {
     servers: Vec<String>,
@@ -143,7 +143,7 @@ async fn player(
         return;
     };
     shared.connected.fetch_add(1, Ordering::Relaxed);
-    let mut game: Option<(String, AnyGame, takhte_core::rules::Side)> = None;
+    let mut game: Option<(String, AnyGame, takhte_rules::Side)> = None;
     let mut next_move: Option<tokio::time::Instant> = None;
     if creator && new_game(&mut ws, shared.spectating).await.is_err() {
         return;

@@ -3,14 +3,13 @@
 
 use rand::Rng;
 
-use takhte_core::game::{GameStart, Session};
-use takhte_core::net::protocol::{
+use takhte_protocol::public::public_text;
+use takhte_protocol::LAG_ALLOWANCE_MS;
+use takhte_protocol::{
     ClockSpec, ClockState, ColourChoice, Crowd, EndState, ErrorCode, GameEvent, GameSettings,
     GameState, GameSummary, LiveEntry, LobbyEntry, PlyView, SeatView,
 };
-use takhte_core::net::public::public_text;
-use takhte_core::net::LAG_ALLOWANCE_MS;
-use takhte_core::rules::{dice, AnyGame, AnyMove, GameKind, GameResult, MoveError, Side};
+use takhte_rules::{dice, AnyGame, AnyMove, GameKind, GameResult, GameStart, MoveError, Side};
 
 use super::record::*;
 
@@ -43,20 +42,16 @@ pub struct Corrupt(pub String);
 impl Live {
     /// Rebuilds a game from its record by replaying its moves.
     pub fn from_record(rec: GameRecord) -> Result<Live, Corrupt> {
-        let start = start_of(&rec);
-        let mut session = Session::new(start).map_err(|e| Corrupt(e.to_string()))?;
-        let mut publics = vec![public_text(session.game())];
+        let mut game = start_of(&rec)
+            .first_position()
+            .map_err(|e| Corrupt(e.to_string()))?;
+        let mut publics = vec![public_text(&game)];
         for m in &rec.moves {
-            session
-                .play_text(m)
+            game.play_text(m)
                 .map_err(|e| Corrupt(format!("move {m}: {e}")))?;
-            publics.push(public_text(session.game()));
+            publics.push(public_text(&game));
         }
-        Ok(Live {
-            game: session.game().clone(),
-            rec,
-            publics,
-        })
+        Ok(Live { game, rec, publics })
     }
 
     /// A new game created by `creator` with `settings`. `rng` draws the seed, the start rolls
@@ -767,7 +762,7 @@ impl Live {
             }
             Some(_) => {
                 // Both want it: a new game with the colours swapped.
-                let code = takhte_core::net::code::generate(rng);
+                let code = takhte_protocol::code::generate(rng);
                 let mut settings = self.rec.settings.clone();
                 settings.colour = ColourChoice::White;
                 let old = self.rec.seats.clone();
@@ -816,7 +811,7 @@ pub fn can_possibly_win(game: &AnyGame, side: Side) -> bool {
         AnyGame::Dice(l) => {
             let pos = l.position();
             (0..64u8).any(|i| {
-                pos.piece_at(takhte_core::rules::Square(i))
+                pos.piece_at(takhte_rules::Square(i))
                     .is_some_and(|p| p.side == side && p.kind == dice::PieceKind::Pawn)
             })
         }
@@ -874,10 +869,10 @@ pub fn check_settings(s: &GameSettings) -> Result<(), Refusal> {
 /// A set-up Turkish draughts position the server takes: [`Position::playable`] (at most
 /// sixteen pieces a side, moves listable quickly now and one move later).
 ///
-/// [`Position::playable`]: takhte_core::rules::draughts::Position::playable
+/// [`Position::playable`]: takhte_rules::draughts::Position::playable
 fn check_draughts_position(text: &str) -> Result<(), Refusal> {
-    use takhte_core::rules::draughts::Position;
-    use takhte_core::rules::Rules;
+    use takhte_rules::draughts::Position;
+    use takhte_rules::Rules;
     Position::from_text(text)
         .and_then(|pos| pos.playable())
         .map_err(|e| Refusal {

@@ -2,7 +2,7 @@
 //! copy rebuilt from it (a cache), and [`Live::apply`], which turns a player's request into
 //! events or a refusal. Nothing here touches sockets or the database.
 //!
-//! The server is the authority: it checks every move with the rules of `takhte-core`, rolls
+//! The server is the authority: it checks every move with the rules of `takhte-rules`, rolls
 //! the die of dice chess, lays the mines of minesweeper chess (from a seed that never leaves
 //! it) and keeps the clocks in wall-clock milliseconds, so that any instance can take a game
 //! over from its record and the clocks go on correctly.
@@ -20,8 +20,8 @@ pub use record::*;
 mod tests {
     use super::*;
     use rand::SeedableRng;
-    use takhte_core::net::protocol::{ClockSpec, ColourChoice, ErrorCode, GameEvent, GameSettings};
-    use takhte_core::rules::{GameKind, Side};
+    use takhte_protocol::{ClockSpec, ColourChoice, ErrorCode, GameEvent, GameSettings};
+    use takhte_rules::{GameKind, Side};
 
     fn actor(n: u8) -> Actor {
         Actor {

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use takhte_core::net::protocol::{Crowd, EndState, ErrorCode, GameSettings};
-use takhte_core::net::{CLAIM_AFTER_MS, LAG_ALLOWANCE_MS};
-use takhte_core::rules::{GameKind, Side};
+use takhte_protocol::{Crowd, EndState, ErrorCode, GameSettings};
+use takhte_protocol::{CLAIM_AFTER_MS, LAG_ALLOWANCE_MS};
+use takhte_rules::{GameKind, Side};
 
 /// The shortest and longest base times and the largest increment a game may have.
 pub const MIN_BASE_MS: u64 = 1_000;

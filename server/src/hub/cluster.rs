@@ -27,8 +27,8 @@ use futures_util::StreamExt;
 use redis::AsyncCommands;
 use serde::{Deserialize, Serialize};
 
-use takhte_core::net::protocol::{CloseReason, ServerMsg};
-use takhte_core::rules::Side;
+use takhte_protocol::{CloseReason, ServerMsg};
+use takhte_rules::Side;
 
 use super::room::{Room, RoomInner, Sent};
 use super::{to_text, Hub};

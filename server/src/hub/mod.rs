@@ -14,10 +14,8 @@ use std::sync::{Arc, Mutex};
 use rand::SeedableRng;
 use tokio::sync::{mpsc, Notify};
 
-use takhte_core::net::code;
-use takhte_core::net::protocol::{
-    ErrorCode, GameEvent, GameSettings, GameSummary, LobbyEntry, ServerMsg,
-};
+use takhte_protocol::code;
+use takhte_protocol::{ErrorCode, GameEvent, GameSettings, GameSummary, LobbyEntry, ServerMsg};
 
 use crate::game::{Actor, Command, Context, Live, Refusal, Stage};
 use crate::store::{Storage, StoreError, Write};
@@ -72,7 +70,7 @@ impl Default for Config {
             msg_burst: 30.0,
             idle_ms: 60_000,
             recent_events: 256,
-            claim_after_ms: takhte_core::net::CLAIM_AFTER_MS,
+            claim_after_ms: takhte_protocol::CLAIM_AFTER_MS,
             max_spectators: 5_000,
             max_suggestions: 10,
             crowd_every_ms: 250,

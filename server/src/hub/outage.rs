@@ -8,7 +8,7 @@
 //! cluster where other instances kept running, nothing is given back: the games went on there.
 //!
 //! [`Storage::beat`]: crate::store::Storage::beat
-//! [`GameEvent::Resumed`]: takhte_core::net::protocol::GameEvent::Resumed
+//! [`GameEvent::Resumed`]: takhte_protocol::GameEvent::Resumed
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

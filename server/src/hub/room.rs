@@ -5,8 +5,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-use takhte_core::net::protocol::{Crowd, GameEvent, ServerMsg, Tally};
-use takhte_core::rules::Side;
+use takhte_protocol::{Crowd, GameEvent, ServerMsg, Tally};
+use takhte_rules::Side;
 
 use super::{to_text, ConnHandle};
 use crate::game::{Live, WatchView};

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use takhte_core::net::protocol::{ErrorCode, LiveEntry, ServerMsg};
+use takhte_protocol::{ErrorCode, LiveEntry, ServerMsg};
 
 use super::room::Room;
 use super::{lock, store_refusal, to_text, ConnHandle, Hub};

@@ -13,12 +13,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use takhte_core::net::bot::{self, BotConfig, BotReport, BotRole};
-use takhte_core::net::protocol::{
+use takhte_online::bot::{self, BotConfig, BotReport, BotRole};
+use takhte_protocol::token;
+use takhte_protocol::{
     ClientMsg, ClockSpec, ColourChoice, GameEvent, GameSettings, ServerMsg, PROTOCOL_VERSION,
 };
-use takhte_core::net::token;
-use takhte_core::rules::GameKind;
+use takhte_rules::GameKind;
 
 /// A server process.
 pub struct Server {
@@ -421,7 +421,7 @@ impl Raw {
     }
 
     /// Reads the next error message.
-    pub fn error(&mut self) -> (takhte_core::net::protocol::ErrorCode, String) {
+    pub fn error(&mut self) -> (takhte_protocol::ErrorCode, String) {
         match self.until(|m| matches!(m, ServerMsg::Error { .. })) {
             ServerMsg::Error { error, message, .. } => (error, message),
             _ => unreachable!(),
@@ -429,7 +429,7 @@ impl Raw {
     }
 
     /// Reads the next state message.
-    pub fn state(&mut self) -> takhte_core::net::protocol::GameState {
+    pub fn state(&mut self) -> takhte_protocol::GameState {
         match self.until(|m| matches!(m, ServerMsg::State { .. })) {
             ServerMsg::State { state } => state,
             _ => unreachable!(),
@@ -498,7 +498,7 @@ pub fn bot_game(a: BotConfig, b: BotConfig, settings: GameSettings) -> (BotRepor
 }
 
 /// Reads until the game ends; how it ended.
-pub fn ended(r: &mut Raw) -> takhte_core::net::protocol::EndState {
+pub fn ended(r: &mut Raw) -> takhte_protocol::EndState {
     match r.until(|m| {
         matches!(
             m,

@@ -1,0 +1,96 @@
+//! The six levels of each game.
+//!
+//! Levels 1–5 are fixed-depth searches with a node budget and seeded noise on the final choice
+//! (a bonus of up to `noise` centipawns on each root move's score), so they are reproducible:
+//! the same request and seed give the same move on every machine, as long as the node budget
+//! and not the time budget ends the search (the request's `movetime_ms` only stops them as a
+//! safety net on a very slow device). Noise makes the lower levels play human-looking mistakes
+//! (a move that looks almost as good to a shallow search), never random moves. Level 6 searches
+//! by iterative deepening for the whole time budget; its move depends on the machine's speed.
+//! Dice chess level 1 is the simple player of the source description ([`super::dice::simple_choice`]).
+
+use takhte_rules::GameKind;
+
+/// The search settings of one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setting {
+    /// Plies (dice chess: turns) of the last iteration.
+    pub depth: i32,
+    /// Node budget.
+    pub nodes: u64,
+    /// Noise on the final choice, in centipawns.
+    pub noise: i32,
+    /// Whether the level searches for the whole time budget (level 6).
+    pub timed: bool,
+    /// Transposition table size in megabytes.
+    pub tt_mb: usize,
+}
+
+const fn fixed(depth: i32, nodes: u64, noise: i32) -> Setting {
+    Setting {
+        depth,
+        nodes,
+        noise,
+        timed: false,
+        tt_mb: 4,
+    }
+}
+
+const TIMED: Setting = Setting {
+    depth: 64,
+    nodes: u64::MAX,
+    noise: 0,
+    timed: true,
+    tt_mb: super::tt::DEFAULT_MB,
+};
+
+/// The level the app offers first.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// The settings of `level` (clamped to 1–6) in `kind`.
+///
+/// ```
+/// use takhte_ai::level::setting;
+/// use takhte_rules::GameKind;
+/// assert!(setting(GameKind::Chess, 6).timed);
+/// assert!(setting(GameKind::Chess, 1).noise > setting(GameKind::Chess, 4).noise);
+/// ```
+pub fn setting(kind: GameKind, level: u8) -> Setting {
+    let level = level.clamp(super::MIN_LEVEL, super::MAX_LEVEL);
+    match (kind, level) {
+        (_, 6) => TIMED,
+        (GameKind::Chess | GameKind::MineChess, l) => match l {
+            1 => fixed(1, 20_000, 220),
+            2 => fixed(2, 60_000, 110),
+            3 => fixed(3, 100_000, 45),
+            4 => fixed(4, 100_000, 15),
+            _ => fixed(64, 200_000, 0),
+        },
+        (GameKind::Draughts, l) => match l {
+            1 => fixed(1, 20_000, 150),
+            2 => fixed(3, 60_000, 80),
+            3 => fixed(4, 100_000, 35),
+            4 => fixed(6, 150_000, 12),
+            _ => fixed(64, 200_000, 0),
+        },
+        // Dice chess: depth, not noise, is what separates players here (measured: a 1-turn
+        // search with or without noise scores 50% against another), so the levels step by
+        // depth where they can, and level 4 gets the nodes to finish its third turn (with
+        // 400 000 it often fell back to two and drew every game against level 3). Games
+        // between searching levels are mostly drawn, and that is the game, not the search:
+        // pawns attack forward only, so a king on the far first rank can never be checked
+        // again; a king and one pawn cannot mate a lone king; king and two pawns against a
+        // lone king, solved exactly (`cargo bench --bench dice_endgame`), mates from 2.2% of
+        // middle-board positions on average; bare kings are a draw. Two 3-turn searches drew
+        // all 20 games whatever their noise, nodes or contempt, and so did a 2-turn search
+        // against one with a material-only evaluation, or against one that never moves its
+        // king unless in check. See the README for the measured ladder.
+        (GameKind::DiceChess, l) => match l {
+            1 => fixed(0, 0, 0),
+            2 => fixed(1, 50_000, 90),
+            3 => fixed(2, 150_000, 30),
+            4 => fixed(3, 1_500_000, 15),
+            _ => fixed(3, 2_000_000, 0),
+        },
+    }
+}

@@ -1,0 +1,146 @@
+//! The chess AI: mates in one and two, the same seed gives the same move, the search keeps to
+//! its time budget and stops promptly when cancelled.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use takhte_ai::{think, Answer, Request};
+use takhte_rules::{chess, AnyGame, AnyMove, GameKind, Rules};
+
+fn request(fen: &str, level: u8, seed: u64) -> Request {
+    Request {
+        game: AnyGame::from_text(GameKind::Chess, fen).unwrap(),
+        level,
+        seed,
+        rolled: None,
+        movetime_ms: 2000,
+    }
+}
+
+fn best(fen: &str, level: u8) -> chess::Move {
+    match think(&request(fen, level, 7), &AtomicBool::new(false)) {
+        Some(Answer::Move(AnyMove::Chess(m))) => m,
+        other => panic!("no chess move for {fen}: {other:?}"),
+    }
+}
+
+fn is_mate_after(pos: &chess::Position, mv: chess::Move) -> bool {
+    let mut p = *pos;
+    p.play(&mv).unwrap();
+    p.legal_moves().is_empty() && p.in_check()
+}
+
+/// Whether the side to move mates in one from `pos`.
+fn has_mate_in_one(pos: &chess::Position) -> bool {
+    pos.legal_moves().into_iter().any(|m| is_mate_after(pos, m))
+}
+
+const MATES_IN_ONE: [&str; 4] = [
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "3r2k1/8/8/8/8/8/5PPP/6K1 b - - 0 1",
+];
+
+#[test]
+fn finds_mate_in_one_at_every_level_from_3() {
+    for fen in MATES_IN_ONE {
+        let pos = chess::Position::from_text(fen).unwrap();
+        for level in [3, 4, 5] {
+            let mv = best(fen, level);
+            assert!(
+                is_mate_after(&pos, mv),
+                "level {level} played {} in {fen}",
+                mv.uci()
+            );
+        }
+    }
+}
+
+#[test]
+fn finds_mate_in_two() {
+    for fen in [
+        "k7/8/2K5/8/8/8/8/7R w - - 0 1",
+        "7r/8/8/8/8/2k5/8/K7 b - - 0 1",
+    ] {
+        let pos = chess::Position::from_text(fen).unwrap();
+        let mv = best(fen, 5);
+        let mut after = pos;
+        after.play(&mv).unwrap();
+        let replies = after.legal_moves();
+        assert!(
+            !replies.is_empty() || after.in_check(),
+            "{fen}: {} stalemates",
+            mv.uci()
+        );
+        for r in replies {
+            let mut p = after;
+            p.play(&r).unwrap();
+            assert!(
+                has_mate_in_one(&p),
+                "{fen}: after {} {} there is no mate",
+                mv.uci(),
+                r.uci()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_move() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    for level in 1..=5 {
+        let a = think(&request(fen, level, 42), &AtomicBool::new(false));
+        let b = think(&request(fen, level, 42), &AtomicBool::new(false));
+        assert_eq!(a, b, "level {level}");
+        assert!(a.is_some());
+    }
+}
+
+#[test]
+fn the_top_level_keeps_to_its_time_budget() {
+    let mut req = request(chess::START_FEN, 6, 1);
+    req.movetime_ms = 300;
+    let t = Instant::now();
+    let answer = think(&req, &AtomicBool::new(false));
+    assert!(matches!(answer, Some(Answer::Move(_))));
+    // Generous bound: the budget is 0.3 s.
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+}
+
+#[test]
+fn a_cancelled_search_returns_promptly_with_no_answer() {
+    let mut req = request(chess::START_FEN, 6, 1);
+    req.movetime_ms = 120_000;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let t = Instant::now();
+    let worker = std::thread::spawn(move || think(&req, &flag));
+    std::thread::sleep(Duration::from_millis(200));
+    cancel.store(true, Ordering::Relaxed);
+    let answer = worker.join().unwrap();
+    assert_eq!(answer, None);
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+}
+
+#[test]
+fn every_level_plays_a_legal_move_through_a_short_game() {
+    let mut game = AnyGame::start(GameKind::Chess, 0);
+    for ply in 0..24 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let req = Request {
+            game: game.clone(),
+            level: 1 + (ply % 6) as u8,
+            seed: ply,
+            rolled: None,
+            movetime_ms: 50,
+        };
+        let Some(Answer::Move(mv)) = think(&req, &AtomicBool::new(false)) else {
+            panic!("no move at ply {ply}");
+        };
+        game.play(&mv).unwrap();
+    }
+}

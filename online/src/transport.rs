@@ -1,0 +1,63 @@
+//! The connection to the game server as the online session sees it: messages out, events in.
+//! The native one is [`crate::client::Client`] (a WebSocket on a thread of its own); a browser
+//! gives the page's WebSocket. What must be remembered to come back after a loss is the same
+//! for every transport: [`crate::book::Book`].
+
+use takhte_protocol::{ClientMsg, CloseReason, ServerMsg};
+
+/// A connection to the game server that keeps itself up (reconnecting, reopening its games and
+/// resending what the server has not confirmed, with a [`crate::book::Book`]).
+pub trait Transport {
+    /// Sends a message: now, or once the connection is back.
+    fn send(&self, msg: ClientMsg);
+    /// The next event, if one is waiting.
+    fn try_recv(&self) -> Option<ClientEvent>;
+    /// The next event, waiting up to `timeout` where the transport can wait (a headless
+    /// player's thread); one that cannot wait answers at once.
+    fn recv_timeout(&self, timeout: std::time::Duration) -> Option<ClientEvent> {
+        let _ = timeout;
+        self.try_recv()
+    }
+}
+
+/// The state of the connection, as the app shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConnState {
+    /// The first try is under way.
+    Connecting,
+    /// Connected and greeted.
+    Connected,
+    /// Lost (or never made); the next try comes after a short wait.
+    Reconnecting {
+        /// Tries so far since the last good connection.
+        attempt: u32,
+        /// What went wrong, one line of English.
+        error: String,
+    },
+    /// The client has given up: another protocol version, a bad address, or the server said
+    /// goodbye for a reason that trying again would not change.
+    Failed(Fatal),
+}
+
+/// Why the client gave up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fatal {
+    /// The server speaks another protocol version.
+    Protocol {
+        /// The server's version, when it said.
+        server: Option<u32>,
+    },
+    /// The address cannot be used.
+    BadAddress(String),
+    /// The server closed the connection for good (too many connections, errors…).
+    Closed(CloseReason),
+}
+
+/// What the client hands to its user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientEvent {
+    /// The connection changed.
+    Conn(ConnState),
+    /// A message from the server.
+    Msg(ServerMsg),
+}

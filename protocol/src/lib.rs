@@ -1,0 +1,25 @@
+//! Takhte's online protocol: what the app (or a bot, or a browser) and the game server say to
+//! each other, shared by both sides.
+//!
+//! - [`messages`]: the two serde enums, [`ClientMsg`] and [`ServerMsg`], with the game's state
+//!   and events, the refusals and the limits (re-exported here).
+//! - [`code`]: six-character invite codes and the links that carry them.
+//! - [`token`]: the player token (a secret made on the device) and display names.
+//! - [`public`]: the public text of a position, what a player may see (minesweeper chess
+//!   without its hidden mines).
+
+#![deny(missing_docs)]
+
+pub mod code;
+pub mod messages;
+pub mod public;
+pub mod token;
+
+pub use messages::*;
+
+/// How long the opponent must have been gone before a player may claim the win.
+pub const CLAIM_AFTER_MS: u64 = 60_000;
+
+/// The part of each move's thinking time the server does not charge, for the network's lag;
+/// a flag falls only once this much more than the time left has passed.
+pub const LAG_ALLOWANCE_MS: u64 = 300;
