@@ -61,3 +61,15 @@ pub enum ClientEvent {
     /// A message from the server.
     Msg(ServerMsg),
 }
+
+/// A transport that sends nowhere and brings nothing: for pictures drawn from made-up answers
+/// of a server, and tests that hand the session its events themselves.
+pub struct Nowhere;
+
+impl Transport for Nowhere {
+    fn send(&self, _: ClientMsg) {}
+
+    fn try_recv(&self) -> Option<ClientEvent> {
+        None
+    }
+}

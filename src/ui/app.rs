@@ -50,7 +50,7 @@ pub struct AppState {
     pub(crate) history: Vec<String>,
     pub(crate) die_rolls: i32,
     /// Online play: the client and the games it has open.
-    pub online: super::online::Online,
+    pub online: takhte_online::session::OnlineSession,
     /// The games' sounds.
     pub(crate) sounds: crate::sound::Sounds,
     /// What was heard last: the moves, the die, the end, low time (to play each sound once).
@@ -102,7 +102,7 @@ impl TakhteApp {
             .map(|s| s.load_settings())
             .unwrap_or_default();
         let (stats, _) = store.as_ref().map(|s| s.load_stats()).unwrap_or_default();
-        let online = super::online::Online::new(
+        let online = takhte_online::session::OnlineSession::new(
             store
                 .as_ref()
                 .map(|s| s.identity().token)
@@ -149,7 +149,7 @@ impl TakhteApp {
             // Games in progress on the server: connect at once to show how they stand.
             let mut s = app.state.borrow_mut();
             let server = s.online_address();
-            if !server.is_empty() && s.online.cache.games.iter().any(|g| g.server == server) {
+            if !server.is_empty() && s.online.games().games.iter().any(|g| g.server == server) {
                 s.ensure_client();
             }
         }
@@ -307,7 +307,7 @@ impl AppState {
     /// Shows a screen: home, new-game, game, saved, settings, rules, stats.
     pub fn open(&mut self, screen: &str) {
         let leaving_game = screen != "game" && self.screen() == "game";
-        if leaving_game && self.online.current.is_some() {
+        if leaving_game && self.online.current().is_some() {
             self.leave_online_game();
         }
         if leaving_game || screen == "home" {
@@ -633,7 +633,7 @@ impl AppState {
         c.tick();
         if self.last_view.as_ref() != Some(&c.view()) {
             self.after_action();
-        } else if self.online.current.is_some() {
+        } else if self.online.current().is_some() {
             // The opponent's presence counts seconds.
             self.refresh_online_board();
         }

@@ -15,8 +15,9 @@ use crate::net::public::public_text;
 use crate::rules::{AnyGame, GameKind, Side};
 use crate::store::OnlineGame;
 
-use super::online::Pending;
 use super::{App, TakhteApp};
+use takhte_online::session::Pending;
+use takhte_online::transport::Nowhere;
 
 /// The online scenes.
 pub const SCENES: [&str; 7] = [
@@ -103,12 +104,12 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
     let mut s = app.state.borrow_mut();
     s.settings.server = Some(SERVER.into());
     s.settings.player_name = me.into();
-    s.online.address = SERVER.into();
+    s.online.connect(SERVER, Box::new(Nowhere));
     s.handle_net(ClientEvent::Conn(ConnState::Connected));
     let now = crate::store::now_unix();
     match scene {
         "online-home" => {
-            s.online.cache.games = vec![
+            s.online.set_games(vec![
                 OnlineGame {
                     code: "K7M3QX".into(),
                     server: SERVER.into(),
@@ -127,7 +128,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                     your_turn: false,
                     updated_unix: now,
                 },
-            ];
+            ]);
             s.refresh_online();
             s.open("online");
         }
@@ -184,7 +185,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
         "online-waiting" => {
             // As on a phone, which has a share menu ("Send invite…").
             app.window.global::<App>().set_can_send(true);
-            s.online.pending = Pending::Create;
+            s.online.expect(Pending::Create);
             let st = state(
                 "K7M3QX",
                 GameKind::Chess,
@@ -200,7 +201,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
             s.refresh_online();
         }
         "online-game" => {
-            s.online.pending = Pending::Open("K7M3QX".into());
+            s.online.expect(Pending::Open("K7M3QX".into()));
             let st = state(
                 "K7M3QX",
                 GameKind::Chess,
@@ -215,7 +216,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
             s.handle_net(ClientEvent::Msg(ServerMsg::State { state: st }));
             // The opponent dropped out a little while ago.
             let code = "K7M3QX".to_string();
-            if let Some(m) = s.online.mirrors.get_mut(&code) {
+            if let Some(m) = s.online.mirror_mut(&code) {
                 m.set_presence(Side::White, false, Instant::now() - Duration::from_secs(17));
             }
             s.refresh_game();
@@ -256,7 +257,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
             s.open("online-live");
         }
         "spectate" => {
-            s.online.pending = Pending::Watch("K7M3QX".into());
+            s.online.expect(Pending::Watch("K7M3QX".into()));
             let mut st = state(
                 "K7M3QX",
                 GameKind::Chess,

@@ -1,95 +1,29 @@
-//! The online adapter: the network client, the client's copies of the games ([`Mirror`]),
-//! and the online screens (online home, create, lobby, waiting room) and the online parts of
-//! the board screen. Moves are checked by the server; nothing here knows the rules.
+//! The online adapter: the online screens (online home, create, lobby, waiting room, live
+//! games) and the online parts of the board screen, over the library's online session
+//! ([`OnlineSession`]: the server's messages, the mirrors of the games, what was asked). This
+//! file turns the player's taps into the session's requests and the session's notices and
+//! state into the screens' properties; nothing here knows the rules or the protocol's rules.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use std::sync::Arc;
 use std::time::Instant;
 
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 
-use crate::game::{Controller, Outgoing, TimeControl};
+use crate::game::{Controller, TimeControl};
 use crate::net::client::{Client, ClientConfig, ClientEvent, ConnState, Fatal, ServerAddress};
 use crate::net::code;
-use crate::net::mirror::{Mirror, MirrorError};
 use crate::net::protocol::{
-    ClientMsg, ClockSpec, CloseReason, ColourChoice, ErrorCode, GameEvent, GameSettings,
-    GameSummary, LiveEntry, LobbyEntry, ServerMsg,
+    ClientMsg, ClockSpec, CloseReason, ColourChoice, ErrorCode, GameSettings,
 };
 use crate::net::SERVER_ENV;
 use crate::rules::{GameKind, Side};
-use crate::store::{OnlineGame, OnlineGames};
+use crate::store::OnlineGame;
+use takhte_online::session::{Notice, OnlineError};
 
 use super::app::AppState;
 use super::{App, OnlineRow};
-
-/// What the last create, join or open asked for, so the state that answers it goes to the
-/// right screen.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Pending {
-    /// Nothing asked.
-    None,
-    /// A game is being created.
-    Create,
-    /// A game is being joined.
-    Join(String),
-    /// A game is being opened (from the list, a rematch, a link).
-    Open(String),
-    /// A game is being watched.
-    Watch(String),
-}
-
-/// The app's online state.
-pub struct Online {
-    client: Option<Client>,
-    /// The address the client talks to.
-    pub address: String,
-    /// The connection.
-    pub conn: ConnState,
-    /// The games this app has open.
-    pub mirrors: HashMap<String, Mirror>,
-    /// The lobby as last received.
-    pub lobby: Vec<LobbyEntry>,
-    /// The live games as last received.
-    pub live: Vec<LiveEntry>,
-    /// The games on the device.
-    pub cache: OnlineGames,
-    /// The game on the board.
-    pub current: Option<String>,
-    /// The game created and waiting for an opponent.
-    pub waiting: Option<String>,
-    /// What the last request asked for.
-    pub pending: Pending,
-    /// The last error, translated.
-    pub error: String,
-    /// How long an opponent must be gone before a claim (from the server's welcome).
-    pub claim_after_ms: u64,
-    /// The player token.
-    pub token: String,
-}
-
-impl Online {
-    /// The state before any connection.
-    pub fn new(token: String, cache: OnlineGames) -> Online {
-        Online {
-            client: None,
-            address: String::new(),
-            conn: ConnState::Failed(Fatal::BadAddress(String::new())),
-            mirrors: HashMap::new(),
-            lobby: Vec::new(),
-            live: Vec::new(),
-            cache,
-            current: None,
-            waiting: None,
-            pending: Pending::None,
-            error: String::new(),
-            claim_after_ms: crate::net::CLAIM_AFTER_MS,
-            token,
-        }
-    }
-}
 
 thread_local! {
     /// The app state, for the client's wake-up call (which runs on the UI thread).
@@ -112,10 +46,6 @@ fn wake() {
             }
         })
     });
-}
-
-fn kind_word(k: GameKind) -> &'static str {
-    k.name()
 }
 
 fn side_key(side: Side) -> &'static str {
@@ -159,6 +89,22 @@ fn error_key(code: ErrorCode) -> &'static str {
     }
 }
 
+/// The translation key of an error of the online screens.
+fn online_error_key(e: &OnlineError) -> &'static str {
+    match e {
+        OnlineError::NoServer => "online-no-server",
+        OnlineError::Address => "online-error-address",
+        OnlineError::Code(code::CodeError::Empty) => "online-error-code-empty",
+        OnlineError::Code(code::CodeError::Length(_)) => "online-error-code-length",
+        OnlineError::Code(code::CodeError::Character(_)) => "online-error-code-character",
+        OnlineError::Refused(c) => error_key(*c),
+        OnlineError::Closed(CloseReason::Protocol) => "online-error-protocol",
+        OnlineError::Closed(CloseReason::TooManyConnections) => "online-error-too-many-connections",
+        OnlineError::Closed(CloseReason::Shutdown) => "online-error-shutdown",
+        OnlineError::Closed(_) => "online-error-closed",
+    }
+}
+
 impl AppState {
     /// The server address: the setting, else `TAKHTE_SERVER`, else none.
     pub fn online_address(&self) -> String {
@@ -175,274 +121,75 @@ impl AppState {
     pub fn ensure_client(&mut self) {
         let address = self.online_address();
         if address.is_empty() {
-            self.online.client = None;
-            self.online.address.clear();
+            self.online.disconnect();
             return;
         }
-        if self.online.client.is_some() && self.online.address == address {
+        if self.online.is_connected_to(&address) {
             return;
         }
-        self.online.client = Some(Client::start(ClientConfig {
+        let client = Client::start(ClientConfig {
             address: address.clone(),
-            token: self.online.token.clone(),
+            token: self.online.token().to_string(),
             name: self.settings.player_name.clone(),
             wake: Some(Arc::new(wake)),
             tap: None,
-        }));
-        self.online.address = address;
-        self.online.conn = ConnState::Connecting;
-        self.online.mirrors.clear();
-    }
-
-    fn send(&mut self, msg: ClientMsg) {
-        self.ensure_client();
-        match &self.online.client {
-            Some(c) => c.send(msg),
-            None => {
-                self.online.error = self.tr("online-no-server");
-                self.refresh_online();
-            }
-        }
+        });
+        self.online.connect(&address, Box::new(client));
     }
 
     /// Takes in what the network brought; the UI timer and the client's wake-up call it.
     pub fn net_tick(&mut self) {
-        let mut events = Vec::new();
-        if let Some(c) = &self.online.client {
-            while let Some(e) = c.try_recv() {
-                events.push(e);
-            }
-        }
-        if events.is_empty() {
+        let notices = self.online.poll(Instant::now());
+        if notices.is_empty() {
             return;
         }
-        for e in events {
-            self.handle_net(e);
+        for n in notices {
+            self.notice(n);
         }
         self.refresh_online();
-        if self.online.current.is_some() {
+        if self.online.current().is_some() {
             self.refresh_game();
         }
     }
 
+    /// Takes in one event of the connection (the demo scenes make them up).
     pub(crate) fn handle_net(&mut self, event: ClientEvent) {
-        let now = Instant::now();
-        match event {
-            ClientEvent::Conn(state) => {
-                if state == ConnState::Connected {
-                    self.online.error.clear();
-                }
-                self.online.conn = state;
+        for n in self.online.handle(event, Instant::now()) {
+            self.notice(n);
+        }
+    }
+
+    /// Does what the online session asks.
+    fn notice(&mut self, notice: Notice) {
+        let on_board = |s: &AppState, code: &str| s.online.current() == Some(code);
+        match notice {
+            Notice::ShowWaiting(_) => self.show_waiting(),
+            Notice::ShowGame(code) => self.show_online_game(&code),
+            Notice::Changed(code) | Notice::Event { code, .. } if on_board(self, &code) => {
+                self.sync_board(&code)
             }
-            ClientEvent::Msg(msg) => match msg {
-                ServerMsg::Welcome { claim_after_ms, .. } => {
-                    self.online.claim_after_ms = claim_after_ms;
-                    if let Some(c) = &self.online.client {
-                        c.send(ClientMsg::MyGames);
-                    }
+            Notice::Refused { code, error } if on_board(self, &code) => {
+                if let Some(c) = self.controller.as_mut() {
+                    c.refused(error_key(error));
                 }
-                ServerMsg::State { state } => {
-                    let code = state.code.clone();
-                    match Mirror::from_state(&state, now) {
-                        Ok(m) => {
-                            self.online.mirrors.insert(code.clone(), m);
-                        }
-                        Err(_) => return,
-                    }
-                    self.remember(&code);
-                    let pending = std::mem::replace(&mut self.online.pending, Pending::None);
-                    let started = self.online.mirrors[&code].started();
-                    match pending {
-                        Pending::Create => {
-                            self.online.error.clear();
-                            self.show_waiting(&code);
-                        }
-                        Pending::Watch(c) if c == code => {
-                            self.online.error.clear();
-                            self.show_online_game(&code);
-                        }
-                        Pending::Join(c) | Pending::Open(c) if c == code => {
-                            self.online.error.clear();
-                            if started || self.online.mirrors[&code].is_over() {
-                                self.show_online_game(&code);
-                            } else {
-                                self.show_waiting(&code);
-                            }
-                        }
-                        other => {
-                            self.online.pending = other;
-                            if self.online.current.as_deref() == Some(code.as_str()) {
-                                self.sync_board(&code);
-                            }
-                        }
-                    }
-                }
-                ServerMsg::Event { code, seq, event } => {
-                    let Some(m) = self.online.mirrors.get_mut(&code) else {
-                        return;
-                    };
-                    match m.apply(seq, &event, now) {
-                        Ok(_) => {}
-                        Err(MirrorError::Gap { .. }) | Err(_) => {
-                            if let Some(c) = &self.online.client {
-                                c.send(ClientMsg::Open { code, since: None });
-                            }
-                            return;
-                        }
-                    }
-                    match &event {
-                        GameEvent::Seated { .. } => {
-                            if self.online.waiting.as_deref() == Some(code.as_str()) {
-                                self.online.waiting = None;
-                                self.remember(&code);
-                                self.show_online_game(&code);
-                                return;
-                            }
-                        }
-                        GameEvent::Rematch { code: new } => {
-                            if self.online.current.as_deref() == Some(code.as_str()) {
-                                self.online.pending = Pending::Open(new.clone());
-                                let new = new.clone();
-                                self.send(ClientMsg::Open {
-                                    code: new,
-                                    since: None,
-                                });
-                            }
-                        }
-                        GameEvent::Ended { .. } | GameEvent::Moved { .. } => self.remember(&code),
-                        _ => {}
-                    }
-                    if self.online.current.as_deref() == Some(code.as_str()) {
-                        self.sync_board(&code);
-                    }
-                }
-                ServerMsg::Presence { code, seat, online } => {
-                    if let Some(m) = self.online.mirrors.get_mut(&code) {
-                        m.set_presence(seat, online, now);
-                    }
-                }
-                ServerMsg::Lobby { games } => self.online.lobby = games,
-                ServerMsg::LiveGames { games } => self.online.live = games,
-                ServerMsg::Crowd { code, spectators } => {
-                    if let Some(m) = self.online.mirrors.get_mut(&code) {
-                        m.set_spectators(spectators);
-                    }
-                }
-                ServerMsg::Suggestions { code, ply, crowd } => {
-                    if let Some(m) = self.online.mirrors.get_mut(&code) {
-                        m.set_suggestions(ply, crowd);
-                    }
-                    if self.online.current.as_deref() == Some(code.as_str()) {
-                        self.sync_board(&code);
-                    }
-                }
-                ServerMsg::MyGames { games } => self.take_my_games(games),
-                ServerMsg::Error { error, code, .. } => {
-                    let text = self.tr(error_key(error));
-                    let on_board = code.is_some() && code == self.online.current;
-                    if on_board {
-                        if let Some(c) = self.controller.as_mut() {
-                            c.refused(error_key(error));
-                        }
-                        // Whatever was refused, take the server's game again.
-                        if let Some(code) = code {
-                            let since = self.online.mirrors.get(&code).map(|m| m.seq);
-                            self.send(ClientMsg::Open { code, since });
-                        }
-                    } else {
-                        if matches!(error, ErrorCode::UnknownGame | ErrorCode::NotAPlayer) {
-                            if let Some(c) = &code {
-                                self.forget(c);
-                            }
-                        }
-                        self.online.pending = Pending::None;
-                        self.online.error = text;
-                    }
-                }
-                ServerMsg::Bye { reason, .. } => {
-                    let key = match reason {
-                        CloseReason::Protocol => "online-error-protocol",
-                        CloseReason::TooManyConnections => "online-error-too-many-connections",
-                        CloseReason::Shutdown => "online-error-shutdown",
-                        _ => "online-error-closed",
-                    };
-                    self.online.error = self.tr(key);
-                }
-                ServerMsg::Pong { .. } => {}
-            },
+            }
+            Notice::GamesChanged => {
+                self.save_cache();
+                self.refresh_home_online();
+            }
+            _ => {}
         }
-    }
-
-    /// Keeps a game in the device's list (or drops it once it has ended).
-    fn remember(&mut self, code: &str) {
-        let Some(m) = self.online.mirrors.get(code) else {
-            return;
-        };
-        // A watched game is not the player's own.
-        let Some(you) = m.you else { return };
-        let server = self.online.address.clone();
-        self.online
-            .cache
-            .games
-            .retain(|g| !(g.code == code && g.server == server));
-        if !m.is_over() {
-            self.online.cache.games.insert(
-                0,
-                OnlineGame {
-                    code: code.to_string(),
-                    server,
-                    kind: kind_word(m.kind).to_string(),
-                    side: if you == Side::White { "white" } else { "black" }.into(),
-                    opponent: m.seats[you.opponent().index()].name.clone(),
-                    your_turn: m.my_turn(),
-                    updated_unix: crate::store::now_unix(),
-                },
-            );
-        }
-        self.save_cache();
-    }
-
-    fn forget(&mut self, code: &str) {
-        let server = self.online.address.clone();
-        self.online
-            .cache
-            .games
-            .retain(|g| !(g.code == code && g.server == server));
-        self.save_cache();
     }
 
     fn save_cache(&self) {
         if let Some(store) = &self.store {
-            let _ = store.save_online_games(&self.online.cache);
+            let _ = store.save_online_games(self.online.games());
         }
     }
 
-    fn take_my_games(&mut self, games: Vec<GameSummary>) {
-        let server = self.online.address.clone();
-        self.online.cache.games.retain(|g| g.server != server);
-        for g in games {
-            self.online.cache.games.push(OnlineGame {
-                code: g.code,
-                server: server.clone(),
-                kind: kind_word(g.kind).into(),
-                side: if g.you == Side::White {
-                    "white"
-                } else {
-                    "black"
-                }
-                .into(),
-                opponent: g.opponent,
-                your_turn: g.your_turn,
-                updated_unix: crate::store::now_unix(),
-            });
-        }
-        self.save_cache();
-        self.refresh_home_online();
-    }
-
-    /// Puts an online game on the board.
+    /// Puts the session's game on the board (the session made it the current one).
     fn show_online_game(&mut self, code: &str) {
-        let Some(m) = self.online.mirrors.get(code) else {
+        let Some(m) = self.online.mirror(code) else {
             return;
         };
         let me = m.you;
@@ -458,8 +205,6 @@ impl AppState {
             return;
         };
         self.save_now();
-        self.online.current = Some(code.to_string());
-        self.online.waiting = None;
         self.controller = Some(c);
         self.saver = None;
         self.last_game = None;
@@ -471,7 +216,7 @@ impl AppState {
     }
 
     fn sync_board(&mut self, code: &str) {
-        let Some(m) = self.online.mirrors.get(code) else {
+        let Some(m) = self.online.mirror(code) else {
             return;
         };
         let state = m.online_state();
@@ -485,58 +230,23 @@ impl AppState {
 
     /// Sends what the board's player asked for.
     pub fn flush_outbox(&mut self) {
-        let Some(code) = self.online.current.clone() else {
+        let Some(c) = self.controller.as_mut().filter(|c| c.is_online()) else {
             return;
         };
-        let Some(c) = self.controller.as_mut() else {
-            return;
-        };
-        if !c.is_online() {
+        let outbox = c.take_outbox();
+        if outbox.is_empty() || self.online.current().is_none() {
             return;
         }
-        for o in c.take_outbox() {
-            let msg = match o {
-                Outgoing::Move { ply, text } => ClientMsg::Move {
-                    code: code.clone(),
-                    ply,
-                    mv: text,
-                },
-                Outgoing::Roll { ply } => ClientMsg::Roll {
-                    code: code.clone(),
-                    ply,
-                },
-                Outgoing::Resign => ClientMsg::Resign { code: code.clone() },
-                Outgoing::OfferDraw => ClientMsg::OfferDraw { code: code.clone() },
-                Outgoing::AnswerDraw(accept) => ClientMsg::AnswerDraw {
-                    code: code.clone(),
-                    accept,
-                },
-                Outgoing::Suggest { ply, text } => {
-                    // Shown at once; the tally comes from the server.
-                    if let Some(m) = self.online.mirrors.get_mut(&code) {
-                        m.your_suggestion = Some(text.clone());
-                    }
-                    ClientMsg::Suggest {
-                        code: code.clone(),
-                        ply,
-                        mv: text,
-                    }
-                }
-            };
-            self.send(msg);
-        }
+        self.ensure_client();
+        self.online.send_outgoing(outbox);
     }
 
     /// Leaves the online game on the board (its events stop coming here).
     pub fn leave_online_game(&mut self) {
-        if let Some(code) = self.online.current.take() {
-            if let Some(c) = &self.online.client {
-                c.send(ClientMsg::Close { code: code.clone() });
-            }
-            self.online.mirrors.remove(&code);
-            if self.controller.as_ref().is_some_and(Controller::is_online) {
-                self.controller = None;
-            }
+        if self.online.leave_current().is_some()
+            && self.controller.as_ref().is_some_and(Controller::is_online)
+        {
+            self.controller = None;
         }
     }
 
@@ -544,24 +254,22 @@ impl AppState {
 
     /// The online home screen.
     pub fn open_online(&mut self) {
-        self.online.error.clear();
+        self.online.clear_error();
         self.ensure_client();
-        if let Some(c) = &self.online.client {
-            c.send(ClientMsg::MyGames);
-        }
+        self.online.ask_my_games();
         self.open("online");
     }
 
     /// The create form.
     pub fn open_online_create(&mut self) {
-        self.online.error.clear();
+        self.online.clear_error();
         self.open("online-create");
     }
 
     /// The lobby (asks the server again).
     pub fn open_lobby(&mut self) {
-        self.online.error.clear();
-        self.send(ClientMsg::Lobby);
+        self.ensure_client();
+        self.online.ask_lobby();
         self.open("online-lobby");
     }
 
@@ -592,58 +300,29 @@ impl AppState {
             spectators,
             audience: spectators && app.get_oc_audience(),
         };
-        self.online.error.clear();
-        self.online.pending = Pending::Create;
-        self.send(ClientMsg::Create { settings });
+        self.ensure_client();
+        self.online.create(settings);
         self.refresh_online();
     }
 
     /// The live games (asks the server again).
     pub fn open_live(&mut self) {
-        self.online.error.clear();
-        self.send(ClientMsg::LiveGames);
+        self.ensure_client();
+        self.online.ask_live();
         self.open("online-live");
     }
 
     /// Watches a game by a typed code, a pasted link, or from the live list.
     pub fn online_watch(&mut self, text: &str) {
-        match code::normalize(text) {
-            Ok(c) => {
-                self.online.error.clear();
-                self.online.pending = Pending::Watch(c.clone());
-                self.send(ClientMsg::Watch {
-                    code: c,
-                    since: None,
-                });
-            }
-            Err(e) => {
-                self.online.error = self.tr(match e {
-                    code::CodeError::Empty => "online-error-code-empty",
-                    code::CodeError::Length(_) => "online-error-code-length",
-                    code::CodeError::Character(_) => "online-error-code-character",
-                });
-            }
-        }
+        self.ensure_client();
+        let _ = self.online.watch(text);
         self.refresh_online();
     }
 
     /// Joins by a typed code or a pasted link.
     pub fn online_join(&mut self, text: &str) {
-        match code::normalize(text) {
-            Ok(c) => {
-                self.online.error.clear();
-                self.online.pending = Pending::Join(c.clone());
-                self.send(ClientMsg::Join { code: c });
-            }
-            Err(e) => {
-                let key = match e {
-                    code::CodeError::Empty => "online-error-code-empty",
-                    code::CodeError::Length(_) => "online-error-code-length",
-                    code::CodeError::Character(_) => "online-error-code-character",
-                };
-                self.online.error = self.tr(key);
-            }
-        }
+        self.ensure_client();
+        let _ = self.online.join(text);
         self.refresh_online();
     }
 
@@ -664,9 +343,8 @@ impl AppState {
         }
     }
 
-    /// The waiting room of a game that has a free seat: its code, its link, a fresh note.
-    fn show_waiting(&mut self, code: &str) {
-        self.online.waiting = Some(code.to_string());
+    /// The waiting room of the game that has a free seat: its code, its link, a fresh note.
+    fn show_waiting(&mut self) {
         if let Some(ui) = self.ui() {
             ui.global::<App>().set_invite_note(SharedString::default());
         }
@@ -675,15 +353,15 @@ impl AppState {
 
     /// The message that invites a friend to the waiting game: the game, its link and its code.
     pub fn invite_message(&self) -> Option<String> {
-        let code = self.online.waiting.as_ref()?;
-        let kind = self.online.mirrors.get(code)?.kind;
+        let code = self.online.waiting()?;
+        let kind = self.online.kind_of(code)?;
         let link = self.ui()?.global::<App>().get_online_link().to_string();
         Some(self.i18n.tr_args(
             "online-invite-message",
             &[
                 ("game", self.tr(&format!("game-{}", kind.name()))),
                 ("link", link),
-                ("code", code.clone()),
+                ("code", code.to_string()),
             ],
         ))
     }
@@ -711,49 +389,40 @@ impl AppState {
 
     /// Opens one of the player's games.
     pub fn online_open(&mut self, code: &str) {
-        self.online.error.clear();
-        if self.online.current.as_deref() == Some(code) && self.controller.is_some() {
+        self.online.clear_error();
+        if self.online.current() == Some(code) && self.controller.is_some() {
             self.open("game");
             return;
         }
-        self.online.pending = Pending::Open(code.to_string());
-        self.send(ClientMsg::Open {
-            code: code.to_string(),
-            since: None,
-        });
+        self.ensure_client();
+        self.online.open(code);
     }
 
     /// Calls off the game waiting for an opponent.
     pub fn online_cancel(&mut self) {
-        if let Some(code) = self.online.waiting.take() {
-            self.send(ClientMsg::Abort { code: code.clone() });
-            self.send(ClientMsg::Close { code: code.clone() });
-            self.online.mirrors.remove(&code);
-            self.forget(&code);
-        }
+        self.ensure_client();
+        self.online.cancel_waiting();
+        self.save_cache();
         self.open_online();
     }
 
     /// Sets the server address (from the online screen or the settings).
     pub fn set_server(&mut self, text: &str) {
         let t = text.trim();
-        if !t.is_empty() {
-            if let Err(e) = ServerAddress::parse(t) {
-                let _ = e;
-                self.online.error = self.tr("online-error-address");
-                self.refresh_online();
-                return;
-            }
+        if !t.is_empty() && ServerAddress::parse(t).is_err() {
+            self.online.set_error(OnlineError::Address);
+            self.refresh_online();
+            return;
         }
         self.settings.server = (!t.is_empty()).then(|| t.to_string());
         if let Some(store) = &self.store {
             let _ = store.save_settings(&self.settings);
         }
-        self.online.error.clear();
-        self.online.client = None;
+        self.online.clear_error();
+        self.online.disconnect();
         self.ensure_client();
-        if let Some(c) = &self.online.client {
-            c.send(ClientMsg::MyGames);
+        if !self.online.address().is_empty() {
+            self.online.ask_my_games();
         }
         self.refresh_online();
         self.refresh_home_online();
@@ -766,31 +435,28 @@ impl AppState {
         if let Some(store) = &self.store {
             let _ = store.save_settings(&self.settings);
         }
-        if let Some(c) = &self.online.client {
-            c.send(ClientMsg::SetName { name });
+        if !self.online.address().is_empty() {
+            let _ = self.online.send(ClientMsg::SetName { name });
         }
         self.refresh_online();
     }
 
     /// Claims the win over an opponent who left.
     pub fn claim_win(&mut self) {
-        if let Some(code) = self.online.current.clone() {
-            self.send(ClientMsg::ClaimWin { code });
-        }
+        self.ensure_client();
+        self.online.on_board(|code| ClientMsg::ClaimWin { code });
     }
 
     /// Aborts the game on the board (before each side has moved).
     pub fn abort_game(&mut self) {
-        if let Some(code) = self.online.current.clone() {
-            self.send(ClientMsg::Abort { code });
-        }
+        self.ensure_client();
+        self.online.on_board(|code| ClientMsg::Abort { code });
     }
 
     /// Offers or accepts a rematch of the online game on the board.
     pub fn online_rematch(&mut self) {
-        if let Some(code) = self.online.current.clone() {
-            self.send(ClientMsg::Rematch { code });
-        }
+        self.ensure_client();
+        self.online.on_board(|code| ClientMsg::Rematch { code });
     }
 
     // ----- texts and the screens -----
@@ -806,19 +472,21 @@ impl AppState {
         if self.online_address().is_empty() {
             return (2, self.tr("online-no-server"));
         }
-        match &self.online.conn {
+        match self.online.conn() {
             ConnState::Connected => (
                 0,
                 self.i18n.tr_args(
                     "online-connected",
-                    &[("server", self.online.address.clone())],
+                    &[("server", self.online.address().to_string())],
                 ),
             ),
             ConnState::Connecting => (1, self.tr("online-connecting")),
-            ConnState::Reconnecting { attempt, .. } if *attempt >= 3 => (
+            ConnState::Reconnecting { attempt, .. } if attempt >= &3 => (
                 2,
-                self.i18n
-                    .tr_args("online-offline", &[("server", self.online.address.clone())]),
+                self.i18n.tr_args(
+                    "online-offline",
+                    &[("server", self.online.address().to_string())],
+                ),
             ),
             ConnState::Reconnecting { .. } => (1, self.tr("online-reconnecting")),
             ConnState::Failed(Fatal::Protocol { .. }) => (2, self.tr("online-error-protocol")),
@@ -858,7 +526,7 @@ impl AppState {
         let server = self.online_address();
         let rows: Vec<OnlineRow> = self
             .online
-            .cache
+            .games()
             .games
             .iter()
             .filter(|g| g.server == server && !server.is_empty())
@@ -877,11 +545,17 @@ impl AppState {
         app.set_online_conn(conn);
         app.set_online_conn_text(text.into());
         app.set_online_name(self.settings.player_name.clone().into());
-        app.set_online_error(self.online.error.clone().into());
+        app.set_online_error(
+            self.online
+                .error()
+                .map(|e| self.tr(online_error_key(e)))
+                .unwrap_or_default()
+                .into(),
+        );
         let server = self.online_address();
         let rows: Vec<OnlineRow> = self
             .online
-            .cache
+            .games()
             .games
             .iter()
             .filter(|g| g.server == server)
@@ -890,7 +564,7 @@ impl AppState {
         app.set_online_games(ModelRc::new(VecModel::from(rows)));
         let lobby: Vec<OnlineRow> = self
             .online
-            .lobby
+            .lobby()
             .iter()
             .map(|e| {
                 let clock = self.clock_in_line(e.clock);
@@ -915,7 +589,7 @@ impl AppState {
         app.set_lobby(ModelRc::new(VecModel::from(lobby)));
         let live: Vec<OnlineRow> = self
             .online
-            .live
+            .live()
             .iter()
             .map(|e| OnlineRow {
                 code: e.code.clone().into(),
@@ -944,10 +618,10 @@ impl AppState {
             })
             .collect();
         app.set_live_games(ModelRc::new(VecModel::from(live)));
-        if let Some(code) = &self.online.waiting {
-            app.set_online_code(code.clone().into());
+        if let Some(code) = self.online.waiting() {
+            app.set_online_code(code.into());
             app.set_online_code_spaced(format!("{} {}", &code[..3], &code[3..]).into());
-            let link = match ServerAddress::parse(&self.online.address) {
+            let link = match ServerAddress::parse(self.online.address()) {
                 Ok(a) if a.host.contains(':') => {
                     format!("http://[{}]:{}/join/{code}", a.host, a.port)
                 }
@@ -955,7 +629,7 @@ impl AppState {
                 Err(_) => code::link(code),
             };
             app.set_online_link(link.into());
-            if let Some(m) = self.online.mirrors.get(code) {
+            if let Some(m) = self.online.mirror(code) {
                 let clock = self.clock_in_line(m.clock);
                 let side = m.you.map(|s| self.tr(side_key(s))).unwrap_or_default();
                 app.set_online_waiting_line(
@@ -979,8 +653,7 @@ impl AppState {
     pub fn refresh_online_board(&mut self) {
         let Some(ui) = self.ui() else { return };
         let app = ui.global::<App>();
-        let code = self.online.current.clone();
-        let Some(m) = code.as_ref().and_then(|c| self.online.mirrors.get(c)) else {
+        let Some(m) = self.online.current_mirror() else {
             app.set_online(false);
             app.set_watching(false);
             app.set_spectators_line(SharedString::default());
@@ -1048,7 +721,7 @@ impl AppState {
         };
         app.set_opponent_line(line.into());
         app.set_opponent_away(gone);
-        let claim_after = self.online.claim_after_ms;
+        let claim_after = self.online.claim_after_ms();
         app.set_can_claim(gone && away >= claim_after);
         app.set_claim_line(
             if away >= claim_after {
@@ -1078,7 +751,7 @@ impl AppState {
 
     /// The name shown on a side's strip in an online game.
     pub fn online_side_name(&self, side: Side) -> Option<String> {
-        let m = self.online.mirrors.get(self.online.current.as_ref()?)?;
+        let m = self.online.current_mirror()?;
         let name = self.player_name(m.seats[side.index()].name.as_deref());
         Some(if m.you == Some(side) {
             self.i18n.tr_args("online-you", &[("name", name)])

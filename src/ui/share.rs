@@ -71,12 +71,7 @@ impl AppState {
                 }
             }
             Opponent::Online { .. } | Opponent::Watching => {
-                if let Some(m) = self
-                    .online
-                    .current
-                    .as_ref()
-                    .and_then(|code| self.online.mirrors.get(code))
-                {
+                if let Some(m) = self.online.current_mirror() {
                     for side in [Side::White, Side::Black] {
                         if let Some(name) = &m.seats[side.index()].name {
                             names[side.index()] = name.clone();
