@@ -57,7 +57,7 @@ fn the_app_end_to_end() {
     press(&app, "Roll the die");
     let v = view(&app);
     let face = v.die.as_ref().unwrap().face;
-    if face.is_some() {
+    if let Some(face) = face {
         let usable = v
             .squares
             .iter()
@@ -72,7 +72,7 @@ fn the_app_end_to_end() {
             .expect("the pawn has a target");
         tap(&app, &Square(target as u8).to_string());
         assert_eq!(moves(&app).len(), 1);
-        assert!(moves(&app)[0].starts_with(&format!("{}:", face.unwrap())));
+        assert!(moves(&app)[0].starts_with(&format!("{face}:")));
     } else {
         assert_eq!(moves(&app).len(), 1);
     }

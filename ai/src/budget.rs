@@ -55,7 +55,7 @@ impl<'a> Budget<'a> {
         }
         if self.nodes >= self.max_nodes {
             self.stopped = true;
-        } else if self.nodes % POLL == 0 {
+        } else if self.nodes.is_multiple_of(POLL) {
             self.poll();
         }
         self.stopped
@@ -76,7 +76,7 @@ impl<'a> Budget<'a> {
     /// Whether there is room to begin another iteration of deepening.
     pub fn may_deepen(&mut self) -> bool {
         self.poll();
-        !self.stopped && !self.soft.is_some_and(|s| Instant::now() >= s)
+        !self.stopped && self.soft.is_none_or(|s| Instant::now() < s)
     }
 
     /// The nodes counted so far.

@@ -13,6 +13,8 @@
 //! - [`baseline`]: the `greedy` and `random` players for matches; [`arena`] plays matches;
 //!   [`uci`] serves the chess AI over the UCI protocol; [`external`] drives another UCI engine.
 
+#![deny(missing_docs)]
+
 pub mod arena;
 pub mod baseline;
 pub mod budget;

@@ -2,6 +2,8 @@
 //! result), the controller that turns the player's intents into session changes and runs the
 //! computer's turns, and the plain view the UI draws.
 
+#![deny(missing_docs)]
+
 pub mod annotate;
 pub mod autoplay;
 mod build_view;

@@ -10,7 +10,7 @@ use takhte_ai::{Answer, Engine, Request, Standard};
 use takhte_protocol::{ClientMsg, EndState, ErrorCode, GameEvent, GameSettings};
 use takhte_store::OnlineGames;
 
-use crate::client::{Client, ClientConfig};
+use crate::client::{Client, ClientConfig, TextHook};
 use crate::session::{Notice, OnlineError, OnlineSession};
 use crate::transport::{ConnState, Fatal};
 
@@ -43,7 +43,7 @@ pub struct BotConfig {
     /// Give up after this long.
     pub timeout: Duration,
     /// Called with the game's code once it is known (to tell the other player).
-    pub on_code: Option<Arc<dyn Fn(&str) + Send + Sync>>,
+    pub on_code: Option<TextHook>,
     /// Stop after this many moves of its own (a test then drops or kills something).
     pub max_own_moves: Option<u32>,
 }
@@ -104,10 +104,7 @@ pub fn play(config: BotConfig) -> Result<BotReport, BotError> {
 }
 
 /// [`play`], with `tap` called on the raw text of every message the bot receives.
-pub fn play_tapped(
-    config: BotConfig,
-    tap: Arc<dyn Fn(&str) + Send + Sync>,
-) -> Result<BotReport, BotError> {
+pub fn play_tapped(config: BotConfig, tap: TextHook) -> Result<BotReport, BotError> {
     run(config, Arc::new(Standard), Some(tap))
 }
 
@@ -119,7 +116,7 @@ pub fn play_with(config: BotConfig, engine: Arc<dyn Engine>) -> Result<BotReport
 fn run(
     config: BotConfig,
     engine: Arc<dyn Engine>,
-    tap: Option<Arc<dyn Fn(&str) + Send + Sync>>,
+    tap: Option<TextHook>,
 ) -> Result<BotReport, BotError> {
     let client = Client::start(ClientConfig {
         address: config.address.clone(),

@@ -122,6 +122,9 @@ impl ServerAddress {
     }
 }
 
+/// A function the client calls with text (the raw text of a server message, a game's code).
+pub type TextHook = Arc<dyn Fn(&str) + Send + Sync>;
+
 /// What the client needs to know.
 #[derive(Clone)]
 pub struct ClientConfig {
@@ -134,7 +137,7 @@ pub struct ClientConfig {
     /// Called (on the client's thread) after each event is queued, to wake the reader.
     pub wake: Option<Arc<dyn Fn() + Send + Sync>>,
     /// Called with the raw text of every message from the server (tests read them all).
-    pub tap: Option<Arc<dyn Fn(&str) + Send + Sync>>,
+    pub tap: Option<TextHook>,
 }
 
 enum Command {
@@ -461,10 +464,7 @@ fn send(ws: &mut Socket, msg: &ClientMsg) -> Result<(), String> {
 
 /// One message, `None` when nothing came within the poll time (or a frame that is not a
 /// message of ours came: pings are answered by the library).
-fn read(
-    ws: &mut Socket,
-    tap: &Option<Arc<dyn Fn(&str) + Send + Sync>>,
-) -> Result<Option<ServerMsg>, String> {
+fn read(ws: &mut Socket, tap: &Option<TextHook>) -> Result<Option<ServerMsg>, String> {
     match ws.read() {
         Ok(Message::Text(t)) => {
             if let Some(f) = tap {

@@ -54,6 +54,8 @@ pub enum Fatal {
 }
 
 /// What the client hands to its user.
+// Taken in at once, one at a time: boxing the message would save nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClientEvent {
     /// The connection changed.

@@ -698,6 +698,8 @@ pub struct GameSummary {
 }
 
 /// A message from the server to a client.
+// A message is read once and handled at once: boxing the state would save nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ServerMsg {

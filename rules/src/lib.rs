@@ -11,6 +11,8 @@
 //! assert_eq!(game.to_text(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod any;
 pub mod bitboard;
 pub mod chess;

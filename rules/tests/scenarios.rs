@@ -10,6 +10,7 @@
 //!   `die N exactly M...` (the `moves --die N` list), `perft D N`,
 //!   `bad-position TEXT` (reading fails, the message contains TEXT),
 //!   `bad-move TEXT` (the last move is refused with a message containing TEXT).
+//!
 //! Lines starting with `#` and blank lines are skipped; a line ending in `\` continues.
 
 use takhte_rules::{AnyGame, GameKind};

@@ -6,6 +6,8 @@
 //! - [`conn`]: one WebSocket connection with its limits.
 //! - [`http`]: the routes and the server's start.
 
+#![deny(missing_docs)]
+
 pub mod conn;
 pub mod game;
 pub mod http;

@@ -193,7 +193,7 @@ fn chaos_kills_and_pauses_lose_nothing() {
             std::thread::sleep(Duration::from_millis(1_500));
             while started.elapsed() < CHAOS_FOR && !stop.load(Ordering::Relaxed) {
                 let victim = &instances[n % 3];
-                if n % 2 == 0 {
+                if n.is_multiple_of(2) {
                     victim.lock().unwrap().kill9();
                     std::thread::sleep(Duration::from_millis(1_200));
                     victim.lock().unwrap().restart();

@@ -148,6 +148,7 @@ impl Drop for Srv {
 
 /// What a read gave.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
 enum Next {
     Msg(ServerMsg),
     /// The connection closed (a close frame, an error or end of stream).

@@ -96,20 +96,18 @@ fn a_spectator_arriving_mid_game_gets_the_whole_game_then_every_move() {
         assert_eq!(st.seats[0].name.as_deref(), Some("Ana"));
         let mut seq = st.seq;
         let end = loop {
-            match s.recv().expect("events until the end") {
-                ServerMsg::Event { seq: n, event, .. } => {
-                    assert_eq!(n, seq + 1, "{kind}: events in order, none missing");
-                    seq = n;
-                    match event {
-                        GameEvent::Moved { ply, mv, .. } => {
-                            assert_eq!(ply as usize, seen.len());
-                            seen.push(mv);
-                        }
-                        GameEvent::Ended { end, .. } => break end,
-                        _ => {}
+            if let ServerMsg::Event { seq: n, event, .. } = s.recv().expect("events until the end")
+            {
+                assert_eq!(n, seq + 1, "{kind}: events in order, none missing");
+                seq = n;
+                match event {
+                    GameEvent::Moved { ply, mv, .. } => {
+                        assert_eq!(ply as usize, seen.len());
+                        seen.push(mv);
                     }
+                    GameEvent::Ended { end, .. } => break end,
+                    _ => {}
                 }
-                _ => {}
             }
         };
         let ra = ha.join().unwrap();

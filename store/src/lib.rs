@@ -29,6 +29,8 @@
 //! assert_eq!(store.list_games().len(), 1);
 //! ```
 
+#![deny(missing_docs)]
+
 mod atomic;
 mod damage;
 mod error;

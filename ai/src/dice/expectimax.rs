@@ -454,7 +454,7 @@ pub fn decide(
                 break;
             }
             scored[i].1 = v;
-            if iter_best.map_or(true, |(_, s)| v > s) {
+            if iter_best.is_none_or(|(_, s)| v > s) {
                 iter_best = Some((c, v));
                 alpha = alpha.max(v);
             }

@@ -167,7 +167,7 @@ pub fn search<G: SearchGame>(
             } else {
                 alpha - 1
             };
-            if best.map_or(true, |(_, b)| v > b) {
+            if best.is_none_or(|(_, b)| v > b) {
                 best = Some((mv, v));
                 if v > alpha {
                     alpha = v;

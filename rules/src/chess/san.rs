@@ -147,8 +147,8 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
             m.to == to
                 && board.piece_at(m.from).map(|p| p.kind) == Some(kind)
                 && !board.is_castling(*m)
-                && from_file.map_or(true, |f| m.from.file() == f)
-                && from_rank.map_or(true, |r| m.from.rank() == r)
+                && from_file.is_none_or(|f| m.from.file() == f)
+                && from_rank.is_none_or(|r| m.from.rank() == r)
                 && m.promotion == promotion
                 && (!capture || board.is_capture(*m))
         })

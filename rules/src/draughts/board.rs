@@ -42,7 +42,7 @@ pub(super) fn step(sq: u8, dir: usize) -> Option<u8> {
     match dir {
         UP if sq < 56 => Some(sq + 8),
         DOWN if sq >= 8 => Some(sq - 8),
-        LEFT if sq % 8 != 0 => Some(sq - 1),
+        LEFT if !sq.is_multiple_of(8) => Some(sq - 1),
         RIGHT if sq % 8 != 7 => Some(sq + 1),
         _ => None,
     }

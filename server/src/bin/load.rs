@@ -219,15 +219,14 @@ async fn player(
                             next_move = Some(think(think_ms));
                         }
                     }
-                    ServerMsg::Event { event: GameEvent::Ended { .. }, code, .. } => {
-                        if game.as_ref().is_some_and(|(c, _, _)| *c == code) {
+                    ServerMsg::Event { event: GameEvent::Ended { .. }, code, .. }
+                        if game.as_ref().is_some_and(|(c, _, _)| *c == code) => {
                             shared.games_done.fetch_add(1, Ordering::Relaxed);
                             game = None;
                             next_move = None;
                             let _ = send(&mut ws, &ClientMsg::Close { code }).await;
                             if creator && new_game(&mut ws, shared.spectating).await.is_err() { return; }
                         }
-                    }
                     ServerMsg::Error { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); }
                     ServerMsg::Bye { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); return; }
                     _ => {}

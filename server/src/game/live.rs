@@ -554,7 +554,7 @@ impl Live {
             return false;
         }
         let now = self.game.side_to_move();
-        let mover = if (n - ply) % 2 == 0 {
+        let mover = if (n - ply).is_multiple_of(2) {
             now
         } else {
             now.opponent()

@@ -611,10 +611,10 @@ async fn periodic(hub: Weak<Hub>) {
         if !h.available() {
             continue;
         }
-        if n % 4 == 0 {
+        if n.is_multiple_of(4) {
             h.catch_up_all(true).await;
         }
-        if n % 8 == 0 {
+        if n.is_multiple_of(8) {
             h.refresh_presence().await;
         }
     }

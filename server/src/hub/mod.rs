@@ -863,7 +863,7 @@ impl Hub {
                 }
             }
         }
-        out.sort_by(|a, b| b.created_ms.cmp(&a.created_ms));
+        out.sort_by_key(|e| std::cmp::Reverse(e.created_ms));
         out.truncate(100);
         out
     }
