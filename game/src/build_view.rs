@@ -18,10 +18,101 @@ pub fn build(c: &Controller) -> View {
     } else {
         8
     };
+    let side = game.side_to_move();
+    let (mut squares_view, mines_left) = board(c, game, ranks);
+    let plies = c.plies();
+    let cursor = session.cursor();
+    mark_last_move(&mut squares_view, game, plies, cursor);
+    let sapper_button = mark_selection(c, game, &mut squares_view);
+    let (captured, lost) = taken(plies, cursor);
+    let moves = plies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| MoveEntry {
+            text: p.text.clone(),
+            figurine: p.figurine.clone(),
+            side: p.side,
+            current: i + 1 == cursor,
+        })
+        .collect();
+    let die = match game {
+        AnyGame::Dice(l) => Some(DieView {
+            face: c.rolled(),
+            last_face: c.last_face(),
+            can_roll: c.can_act_now() && c.rolled().is_none() && l.position().can_roll(),
+            start_rolls: session.start().start_rolls.clone(),
+        }),
+        _ => None,
+    };
+    let now = c.clock_now();
+    let clocks = session.clock.as_ref().map(|clock| {
+        [Side::White, Side::Black].map(|s| ClockView {
+            remaining_ms: clock.remaining(s, now),
+            running: clock.running_side() == Some(s),
+        })
+    });
+    let end = if c.reviewing() {
+        session.final_end()
+    } else {
+        session.end()
+    };
+    let result = end.map(|e| ResultView {
+        winner: match e.result() {
+            takhte_rules::GameResult::Win(s) => Some(s),
+            takhte_rules::GameResult::Draw => None,
+        },
+        reason: e.reason(),
+    });
+    let online = match c.opponent() {
+        Opponent::Online { me } => Some(me),
+        _ => None,
+    };
+    let watching = c.opponent() == Opponent::Watching;
+    let can_roll = die.as_ref().is_some_and(|d| d.can_roll);
+    let buttons = buttons(c, online, watching, sapper_button, can_roll);
+    let in_check = squares_view.iter().any(|s| s.marks & mark::CHECK != 0);
+    let status = status(c, online, watching, end, in_check);
+    let (arrows, crowd) = crowd_view(c, online, watching);
+
+    View {
+        arrows,
+        crowd,
+        watching,
+        kind: session.kind(),
+        ranks,
+        squares: squares_view,
+        flipped: c.flipped(),
+        side_to_move: side,
+        status,
+        die,
+        clocks,
+        captured,
+        lost_to_mines: lost,
+        moves,
+        mines_left,
+        buttons,
+        promotion: c.pending_promotion().map(|(f, t)| (f.0, t.0)),
+        result,
+        review: c.reviewing(),
+        thinking: c.thinking(),
+        draw_offer: c.draw_offer(),
+        save_failed: c.save_failed,
+        last_path: if cursor > 0 {
+            plies
+                .get(cursor - 1)
+                .map(|p| p.path.clone())
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// The squares: pieces, check, fog, mines and numbers, the pawns the die allows; and the
+/// minesweeper chess counter.
+fn board(c: &Controller, game: &AnyGame, ranks: u8) -> (Vec<SquareView>, Option<u32>) {
     let mut squares_view = vec![SquareView::default(); 8 * ranks as usize];
     let side = game.side_to_move();
-
-    // Pieces, check, fog.
     let mut mines_left = None;
     match game {
         AnyGame::Chess(l) => {
@@ -85,9 +176,16 @@ pub fn build(c: &Controller) -> View {
         }
     }
 
-    // The last move.
-    let plies = c.plies();
-    let cursor = session.cursor();
+    (squares_view, mines_left)
+}
+
+/// Marks the last move (its path, its captures, a mine that went off).
+fn mark_last_move(
+    squares_view: &mut [SquareView],
+    game: &AnyGame,
+    plies: &[crate::annotate::Ply],
+    cursor: usize,
+) {
     if cursor > 0 {
         if let Some(ply) = plies.get(cursor - 1) {
             if let (Some(first), Some(last)) = (ply.path.first(), ply.path.last()) {
@@ -111,8 +209,11 @@ pub fn build(c: &Controller) -> View {
             }
         }
     }
+}
 
-    // Selection, targets, the draughts path being entered.
+/// Marks the selection, its targets, the draughts path being entered, the sapper's target,
+/// a move awaited from the server and the hint. Whether the sapper button is on.
+fn mark_selection(c: &Controller, game: &AnyGame, squares_view: &mut [SquareView]) -> bool {
     let mut sapper_button = false;
     if let Some(sel) = c.selected() {
         squares_view[sel.index()].marks |= mark::SELECTED;
@@ -176,7 +277,14 @@ pub fn build(c: &Controller) -> View {
         }
     }
 
-    // Captured pieces and pieces lost to mines.
+    sapper_button
+}
+
+/// The pieces each side has captured, and each side's pieces lost to mines, up to `cursor`.
+fn taken(
+    plies: &[crate::annotate::Ply],
+    cursor: usize,
+) -> ([Vec<PieceView>; 2], [Vec<PieceView>; 2]) {
     let mut captured: [Vec<PieceView>; 2] = [Vec::new(), Vec::new()];
     let mut lost: [Vec<PieceView>; 2] = [Vec::new(), Vec::new()];
     for ply in plies.iter().take(cursor) {
@@ -185,55 +293,20 @@ pub fn build(c: &Controller) -> View {
             lost[p.side.index()].push(p);
         }
     }
-    let moves = plies
-        .iter()
-        .enumerate()
-        .map(|(i, p)| MoveEntry {
-            text: p.text.clone(),
-            figurine: p.figurine.clone(),
-            side: p.side,
-            current: i + 1 == cursor,
-        })
-        .collect();
+    (captured, lost)
+}
 
-    // Die.
-    let die = match game {
-        AnyGame::Dice(l) => Some(DieView {
-            face: c.rolled(),
-            last_face: c.last_face(),
-            can_roll: c.can_act_now() && c.rolled().is_none() && l.position().can_roll(),
-            start_rolls: session.start().start_rolls.clone(),
-        }),
-        _ => None,
-    };
-
-    let now = c.clock_now();
-    let clocks = session.clock.as_ref().map(|clock| {
-        [Side::White, Side::Black].map(|s| ClockView {
-            remaining_ms: clock.remaining(s, now),
-            running: clock.running_side() == Some(s),
-        })
-    });
-
-    let end = if c.reviewing() {
-        session.final_end()
-    } else {
-        session.end()
-    };
-    let result = end.map(|e| ResultView {
-        winner: match e.result() {
-            takhte_rules::GameResult::Win(s) => Some(s),
-            takhte_rules::GameResult::Draw => None,
-        },
-        reason: e.reason(),
-    });
+/// The buttons the player may press now.
+fn buttons(
+    c: &Controller,
+    online: Option<Side>,
+    watching: bool,
+    sapper_button: bool,
+    can_roll: bool,
+) -> Buttons {
+    let session = c.session();
     let can = c.can_act_now();
-    let online = match c.opponent() {
-        Opponent::Online { me } => Some(me),
-        _ => None,
-    };
-    let watching = c.opponent() == Opponent::Watching;
-    let buttons = match online {
+    match online {
         None if watching => Buttons {
             sapper: sapper_button && can,
             ..Buttons::default()
@@ -245,7 +318,7 @@ pub fn build(c: &Controller) -> View {
             resign: !session.is_over(),
             offer_draw: !session.is_over() && c.draw_offer().is_none(),
             answer_draw: c.draw_offer().is_some(),
-            roll: die.as_ref().is_some_and(|d| d.can_roll),
+            roll: can_roll,
             sapper: sapper_button && can,
         },
         Some(me) => {
@@ -257,13 +330,25 @@ pub fn build(c: &Controller) -> View {
                 resign: live,
                 offer_draw: live && c.draw_offer().is_none(),
                 answer_draw: live && c.draw_offer() == Some(me.opponent()),
-                roll: die.as_ref().is_some_and(|d| d.can_roll),
+                roll: can_roll,
                 sapper: sapper_button && can,
             }
         }
-    };
+    }
+}
 
-    let status = if let Some(n) = c.notice() {
+/// The status line.
+fn status(
+    c: &Controller,
+    online: Option<Side>,
+    watching: bool,
+    end: Option<crate::GameEnd>,
+    in_check: bool,
+) -> Status {
+    let session = c.session();
+    let game = session.game();
+    let side = game.side_to_move();
+    if let Some(n) = c.notice() {
         n.clone()
     } else if watching && end.is_none() {
         if !c.online_started() {
@@ -310,7 +395,7 @@ pub fn build(c: &Controller) -> View {
             }
             None => Status::new("status-king-only").arg("side", side_word(side)),
         }
-    } else if squares_view.iter().any(|s| s.marks & mark::CHECK != 0) {
+    } else if in_check {
         Status::new("status-check").arg("side", side_word(side))
     } else {
         match c.opponent() {
@@ -321,41 +406,6 @@ pub fn build(c: &Controller) -> View {
             Opponent::Online { .. } => Status::new("status-their-turn"),
             Opponent::Watching => Status::new("status-turn").arg("side", side_word(side)),
         }
-    };
-
-    let (arrows, crowd) = crowd_view(c, online, watching);
-
-    View {
-        arrows,
-        crowd,
-        watching,
-        kind: session.kind(),
-        ranks,
-        squares: squares_view,
-        flipped: c.flipped(),
-        side_to_move: side,
-        status,
-        die,
-        clocks,
-        captured,
-        lost_to_mines: lost,
-        moves,
-        mines_left,
-        buttons,
-        promotion: c.pending_promotion().map(|(f, t)| (f.0, t.0)),
-        result,
-        review: c.reviewing(),
-        thinking: c.thinking(),
-        draw_offer: c.draw_offer(),
-        save_failed: c.save_failed,
-        last_path: if cursor > 0 {
-            plies
-                .get(cursor - 1)
-                .map(|p| p.path.clone())
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        },
     }
 }
 

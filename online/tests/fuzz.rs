@@ -2007,54 +2007,14 @@ fn fuzz_long_game_scaling() {
     }
 }
 
-/// The shrunk inputs of the findings, one call each (run with --ignored --nocapture).
+/// The slow call the fuzz run found and left (the library's own listing of an explosive
+/// draughts position, which no app or server path reaches): how slow (run with --ignored
+/// --nocapture). The other findings are asserted in `fuzz_findings_stay_fixed`.
 #[test]
 #[ignore = "fuzzing by hand: --ignored --nocapture"]
 fn fuzz_minimal_repros() {
     install_hook();
-    let mut fz = Fz::default();
-    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 4294967295";
-    let pgn = format!("[FEN \"{fen}\"]\n\ne5");
-    println!(
-        "import: {:?}",
-        fz.call("share::import", &pgn, || import(&pgn).map(|i| i.moves))
-    );
-    let mut s = Session::new(GameStart {
-        kind: GameKind::Chess,
-        position: Some(fen.into()),
-        seed: 0,
-        start_rolls: vec![],
-    })
-    .unwrap();
-    s.play_text("e7e5").unwrap();
-    println!(
-        "export: {:?}",
-        fz.call("share::export", fen, || export(
-            &s,
-            &Players::default(),
-            "2026.01.01"
-        ))
-    );
-    let rec = r#"{"schema":1,"id":"x","kind":"chess","start_position":null,"seed":0,"start_rolls":[],
-        "moves":[],"cursor":0,"mode":{"opponent":"pass-and-play","level":null,"human_side":null,"layout":null},
-        "clock":{"base_ms":1,"increment_ms":1,"white_ms":18446744073709551615,"black_ms":1,"running":false},
-        "result":null,"created_unix":0,"updated_unix":0}"#;
-    let r: GameRecord = serde_json::from_str(rec).unwrap();
-    println!(
-        "record: {:?}",
-        fz.call("from_record + e2e4", rec, || {
-            let mut c = from_record(
-                &r,
-                Arc::new(Idle),
-                Box::new(ScriptedRandomness::from_seed(1)),
-            )
-            .unwrap();
-            c.resume();
-            c.tap(takhte_rules::Square::parse("e2", 8).unwrap());
-            c.tap(takhte_rules::Square::parse("e4", 8).unwrap());
-            c.session().moves().to_vec()
-        })
-    );
+    let fz = Fz::default();
     let explosive = "1b1b1b1b/bbb1BBbW/1b1B1b1B/2bBb3/bb1b1b2/3b2b1/1b1b1b1B/2B1B1B1 w";
     let g = AnyGame::from_text(GameKind::Draughts, explosive).unwrap();
     let t = Instant::now();
@@ -2069,15 +2029,6 @@ fn fuzz_minimal_repros() {
         "explosive legal_moves: {} in {} ms",
         g.legal_moves().len(),
         t.elapsed().as_millis()
-    );
-    println!("SAN error: {:?}", import("1. e4 e5 2. e4").map(|_| ()));
-    println!(
-        "unclosed comment: {:?}",
-        import("1. e4 { never closed 2. zz9").map(|i| i.moves)
-    );
-    println!(
-        "dice moves_text(7): {:?}",
-        AnyGame::start(GameKind::DiceChess, 0).moves_text(Some(7))
     );
     fz.report();
 }

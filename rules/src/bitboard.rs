@@ -115,27 +115,9 @@ const fn ray_table() -> [[Bitboard; MAX_SQUARES]; 8] {
 }
 
 /// Knight jumps from each square (10-rank board).
-pub static KNIGHT: [Bitboard; MAX_SQUARES] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+pub static KNIGHT: [Bitboard; MAX_SQUARES] = leaper_table(&crate::square::KNIGHT_JUMPS);
 /// King steps from each square (10-rank board).
-pub static KING: [Bitboard; MAX_SQUARES] = leaper_table(&[
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-]);
+pub static KING: [Bitboard; MAX_SQUARES] = leaper_table(&crate::square::NEIGHBOURS);
 /// Squares a pawn attacks, `PAWN_ATTACKS[side][square]` (White = 0 attacks upwards).
 pub static PAWN_ATTACKS: [[Bitboard; MAX_SQUARES]; 2] = [
     leaper_table(&[(-1, 1), (1, 1)]),

@@ -2,6 +2,31 @@
 
 use std::fmt;
 
+/// The eight knight jumps, as (file, rank) steps. Every board size builds its tables from
+/// this one list.
+pub const KNIGHT_JUMPS: [(i32, i32); 8] = [
+    (-1, 2),
+    (1, 2),
+    (-2, 1),
+    (2, 1),
+    (-2, -1),
+    (2, -1),
+    (-1, -2),
+    (1, -2),
+];
+
+/// The eight neighbouring squares, as (file, rank) steps: a king's steps.
+pub const NEIGHBOURS: [(i32, i32); 8] = [
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
 /// A square of a board with eight files (`a`–`h`) and up to ten ranks. The index is
 /// `rank * 8 + file`, both counted from 0 at White's bottom-left corner (a1 = 0, h1 = 7, a2 = 8).
 ///

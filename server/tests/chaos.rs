@@ -28,15 +28,11 @@ const CHAOS_FOR: Duration = Duration::from_secs(32);
 /// A game whose stored record does not change for this long (and has not ended) is stuck.
 const STUCK_AFTER: Duration = Duration::from_secs(15);
 
-fn watched(kind: GameKind) -> GameSettings {
+/// A game to watch, the colours drawn.
+fn drawn(kind: GameKind) -> GameSettings {
     GameSettings {
-        kind,
-        clock: None,
         colour: ColourChoice::Random,
-        public: true,
-        position: None,
-        spectators: true,
-        audience: false,
+        ..watched(kind, None, false)
     }
 }
 
@@ -252,7 +248,7 @@ fn chaos_kills_and_pauses_lose_nothing() {
                 let first = (t + round) % 3;
                 let a = bot(&doors[first].addr, "Ana", kind);
                 let b = bot(&doors[(first + 1) % 3].addr, "Bahram", kind);
-                let (code, ha, hb) = start_bot_game(a, b, watched(kind));
+                let (code, ha, hb) = start_bot_game(a, b, drawn(kind));
                 let stop = Arc::new(AtomicBool::new(false));
                 let door = doors[(first + 2) % 3].addr.clone();
                 let (c2, s2) = (code.clone(), Arc::clone(&stop));

@@ -12,9 +12,7 @@ use common::services::Services;
 use common::*;
 use takhte_online::bot::BotRole;
 use takhte_online::mirror::Mirror;
-use takhte_protocol::{
-    ClientMsg, ClockSpec, ColourChoice, ErrorCode, GameEvent, GameSettings, ServerMsg,
-};
+use takhte_protocol::{ClientMsg, ClockSpec, ErrorCode, GameEvent, ServerMsg};
 use takhte_rules::{dice, AnyGame, AnyMove, GameKind, Side};
 
 fn cluster_name() -> String {
@@ -31,16 +29,11 @@ fn instance(db: &str, redis: &str, name: &str, env: &[(&str, &str)]) -> Server {
     )
 }
 
-fn watched(kind: GameKind, clock: Option<ClockSpec>) -> GameSettings {
-    GameSettings {
-        kind,
-        clock,
-        colour: ColourChoice::White,
-        public: true,
-        position: None,
-        spectators: true,
-        audience: false,
-    }
+/// An instance with more options.
+fn instance_with(db: &str, redis: &str, name: &str, more: &[&str]) -> Server {
+    let mut options = vec!["--redis", redis, "--cluster", name, "--msgs-per-sec", "200"];
+    options.extend_from_slice(more);
+    Server::start_env("127.0.0.1:0", Path::new(db), &options, &[])
 }
 
 /// A legal move for a spectator to suggest in the mirror's game, in machine text.
@@ -68,7 +61,7 @@ fn players_and_a_spectator_on_three_instances_play_every_kind() {
         let mut b = bot_config(&s2.addr, "Bahram", 1, BotRole::Join(String::new()));
         a.delay_ms = 40;
         b.delay_ms = 40;
-        let (code, ha, hb) = start_bot_game(a, b, watched(kind, None));
+        let (code, ha, hb) = start_bot_game(a, b, watched(kind, None, false));
         std::thread::sleep(Duration::from_millis(700));
 
         // The spectator, on the third instance, arrives mid-game and suggests every turn.
@@ -113,13 +106,8 @@ fn players_and_a_spectator_on_three_instances_play_every_kind() {
         assert_eq!(ra.moves, rb.moves, "{kind}");
         assert_eq!(ra.moves, m.moves, "{kind}: the spectator saw the same game");
         assert_eq!(Some(end.clone()), ra.end, "{kind}");
-        let refusals: Vec<&String> = ra
-            .errors
-            .iter()
-            .chain(&rb.errors)
-            .filter(|e| !e.starts_with("RateLimited"))
-            .collect();
-        assert!(refusals.is_empty(), "{kind}: {refusals:?}");
+        let refused = refusals(&[&ra, &rb]);
+        assert!(refused.is_empty(), "{kind}: {refused:?}");
         let rec = record_pg(&db, &code);
         assert_eq!(rec.moves, ra.moves, "{kind}: stored once each");
         assert!(
@@ -254,7 +242,7 @@ fn an_instance_killed_mid_game_loses_nothing() {
         b.delay_ms = 20;
         // Rook and king against king, 80 plies since the last capture: the game ends within
         // twenty plies (mate, the fifty-move rule, or the rook taken).
-        let mut settings = watched(GameKind::Chess, clock);
+        let mut settings = watched(GameKind::Chess, clock, false);
         settings.position = Some("4k3/8/8/8/8/8/8/R3K3 w - - 80 1".into());
         let started = Instant::now();
         let (ra, rb) = bot_game(a, b, settings);
@@ -306,7 +294,7 @@ fn a_flag_falls_after_the_instance_serving_the_game_died() {
     });
     let mut w = Raw::hello(&first.addr, "White");
     w.send(&ClientMsg::Create {
-        settings: watched(GameKind::Chess, clock),
+        settings: watched(GameKind::Chess, clock, false),
     });
     let code = w.state().code;
     let mut b = Raw::hello(&first.addr, "Black");
@@ -361,7 +349,7 @@ fn redis_restarted_and_postgres_down() {
     let mut b = bot_config(&s2.addr, "Bahram", 1, BotRole::Join(String::new()));
     a.delay_ms = 60;
     b.delay_ms = 60;
-    let (code, ha, hb) = start_bot_game(a, b, watched(GameKind::Draughts, None));
+    let (code, ha, hb) = start_bot_game(a, b, watched(GameKind::Draughts, None, false));
     std::thread::sleep(Duration::from_millis(1_200));
     let mut watcher = Raw::hello(&s1.addr, "Watcher");
     watcher.send(&ClientMsg::Watch {
@@ -459,37 +447,9 @@ fn the_open_games_limit_holds_across_instances() {
     let services = Services::shared();
     let db = services.database();
     let name = cluster_name();
-    let extra = ["--max-open-games", "3"];
-    let s1 = Server::start_env(
-        "127.0.0.1:0",
-        Path::new(&db),
-        &[
-            "--redis",
-            &services.redis,
-            "--cluster",
-            &name,
-            "--msgs-per-sec",
-            "200",
-            extra[0],
-            extra[1],
-        ],
-        &[],
-    );
-    let s2 = Server::start_env(
-        "127.0.0.1:0",
-        Path::new(&db),
-        &[
-            "--redis",
-            &services.redis,
-            "--cluster",
-            &name,
-            "--msgs-per-sec",
-            "200",
-            extra[0],
-            extra[1],
-        ],
-        &[],
-    );
+    let limit = ["--max-open-games", "3"];
+    let s1 = instance_with(&db, &services.redis, &name, &limit);
+    let s2 = instance_with(&db, &services.redis, &name, &limit);
     let token = takhte_protocol::token::generate();
     let conns: Vec<Raw> = (0..8)
         .map(|i| {

@@ -3,7 +3,7 @@
 //! joining, watching, suggesting, rolling, draws and rematches, requests sent at the same
 //! moment, floods, slow readers and half-sent HTTP requests. Each probe is its own test and
 //! states what the server must do; every probe ends by checking that the server still serves
-//! (a new game can be created) and that its standard error (kept in a file by [`Srv`]) shows
+//! (a new game can be created) and that its standard error (kept in a file by `common::Server`) shows
 //! no panic. Run with `--nocapture` to see what each probe measured.
 
 mod common;
@@ -11,368 +11,22 @@ mod common;
 #[allow(unused_imports)]
 use common::*;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use takhte_protocol::token;
 use takhte_protocol::{
-    ClientMsg, ClockSpec, CloseReason, ErrorCode, GameEvent, GameSettings, GameState, ServerMsg,
+    ClientMsg, ClockSpec, CloseReason, ErrorCode, GameEvent, GameSettings, ServerMsg,
     PROTOCOL_VERSION,
 };
 use takhte_rules::{GameKind, Side};
-
-// ---------------------------------------------------------------------------------------------
-// Harness: a server whose standard error is kept, and a client that can send anything.
-// ---------------------------------------------------------------------------------------------
-
-/// A server process with its standard error in a file.
-struct Srv {
-    child: Child,
-    addr: String,
-    log: PathBuf,
-    db: PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl Srv {
-    fn start(options: &[&str]) -> Srv {
-        Srv::start_env(options, &[])
-    }
-
-    fn start_env(options: &[&str], env: &[(&str, &str)]) -> Srv {
-        let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("stderr.log");
-        let db = dir.path().join("probe.sqlite");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_takhte-server"))
-            .arg("--listen")
-            .arg("127.0.0.1:0")
-            .arg("--db")
-            .arg(&db)
-            .args(options)
-            .envs(env.iter().copied())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::from(std::fs::File::create(&log).unwrap()))
-            .spawn()
-            .expect("the server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("takhte-server: listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-            .to_string();
-        Srv {
-            child,
-            addr,
-            log,
-            db,
-            _dir: dir,
-        }
-    }
-
-    fn stderr(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// Sockets the server process holds open (listening one included). A check that cannot
-    /// read them fails: it must not pass by seeing none.
-    fn sockets(&self) -> usize {
-        let dir = std::fs::read_dir(format!("/proc/{}/fd", self.pid()))
-            .expect("the server's open files can be read (/proc)");
-        let n = dir
-            .filter_map(|e| e.ok())
-            .filter(|e| {
-                std::fs::read_link(e.path())
-                    .map(|l| l.to_string_lossy().starts_with("socket:"))
-                    .unwrap_or(false)
-            })
-            .count();
-        assert!(n >= 1, "the server holds at least its listening socket");
-        n
-    }
-
-    /// The server's peak resident memory, in MB. A check that cannot read it fails.
-    fn peak_mb(&self) -> u64 {
-        let s = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
-            .expect("the server's memory can be read (/proc)");
-        let kb = s
-            .lines()
-            .find(|l| l.starts_with("VmHWM:"))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<u64>().ok())
-            .expect("/proc/PID/status has VmHWM");
-        assert!(kb > 0, "a server uses some memory");
-        kb / 1024
-    }
-
-    /// The server still serves: alive, no panic logged, a ping gets a pong, a game is created.
-    fn healthy(&mut self) {
-        self.serves();
-        let log = self.stderr();
-        assert!(!log.contains("panicked"), "the server panicked:\n{log}");
-    }
-
-    /// The server still serves: alive, and a game is created.
-    fn serves(&mut self) {
-        assert!(
-            self.child.try_wait().unwrap().is_none(),
-            "the server process ended; stderr:\n{}",
-            self.stderr()
-        );
-        let mut c = C::hello(&self.addr, "Health");
-        let r = c.reply(&ClientMsg::Create {
-            settings: settings(GameKind::Chess, None),
-        });
-        assert!(
-            r.iter().any(|m| matches!(m, ServerMsg::State { .. })),
-            "a new game can be created: {r:?}"
-        );
-    }
-}
-
-impl Drop for Srv {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// What a read gave.
-#[derive(Debug)]
-#[allow(clippy::large_enum_variant)]
-enum Next {
-    Msg(ServerMsg),
-    /// The connection closed (a close frame, an error or end of stream).
-    Closed,
-    /// Nothing within the time.
-    Silent,
-}
-
-/// A raw client.
-struct C {
-    ws: tungstenite::WebSocket<TcpStream>,
-    token: String,
-    nonce: u64,
-    /// Every text received.
-    seen: Vec<String>,
-}
-
-impl C {
-    fn connect(addr: &str) -> C {
-        let stream = TcpStream::connect(addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .unwrap();
-        let (ws, _) = tungstenite::client::client(format!("ws://{addr}/ws"), stream).unwrap();
-        C {
-            ws,
-            token: token::generate(),
-            nonce: 1_000_000,
-            seen: Vec::new(),
-        }
-    }
-
-    fn hello(addr: &str, name: &str) -> C {
-        C::hello_as(addr, name, &token::generate())
-    }
-
-    fn hello_as(addr: &str, name: &str, tok: &str) -> C {
-        let mut c = C::connect(addr);
-        c.token = tok.to_string();
-        c.send(&ClientMsg::Hello {
-            protocol: PROTOCOL_VERSION,
-            token: tok.to_string(),
-            name: name.to_string(),
-        });
-        match c.next(Duration::from_secs(20)) {
-            Next::Msg(ServerMsg::Welcome { .. }) => {}
-            other => panic!("no welcome: {other:?}"),
-        }
-        c
-    }
-
-    fn send(&mut self, m: &ClientMsg) {
-        self.send_text(&serde_json::to_string(m).unwrap());
-    }
-
-    fn send_text(&mut self, t: &str) {
-        let _ = self.ws.send(tungstenite::Message::text(t));
-    }
-
-    fn send_binary(&mut self, b: Vec<u8>) {
-        let _ = self.ws.send(tungstenite::Message::Binary(b.into()));
-    }
-
-    /// A text frame with any bytes (invalid UTF-8 too).
-    fn send_raw_text_frame(&mut self, bytes: Vec<u8>) {
-        use tungstenite::protocol::frame::coding::{Data, OpCode};
-        use tungstenite::protocol::frame::Frame;
-        let _ = self.ws.send(tungstenite::Message::Frame(Frame::message(
-            bytes,
-            OpCode::Data(Data::Text),
-            true,
-        )));
-    }
-
-    fn next(&mut self, within: Duration) -> Next {
-        let _ = self.ws.get_ref().set_read_timeout(Some(within));
-        loop {
-            match self.ws.read() {
-                Ok(tungstenite::Message::Text(t)) => {
-                    self.seen.push(t.to_string());
-                    let m: ServerMsg = serde_json::from_str(t.as_str())
-                        .unwrap_or_else(|e| panic!("the server's JSON does not read ({e}): {t}"));
-                    return Next::Msg(m);
-                }
-                Ok(tungstenite::Message::Close(_)) => return Next::Closed,
-                Ok(_) => continue,
-                Err(tungstenite::Error::Io(e))
-                    if e.kind() == std::io::ErrorKind::WouldBlock
-                        || e.kind() == std::io::ErrorKind::TimedOut =>
-                {
-                    return Next::Silent
-                }
-                Err(_) => return Next::Closed,
-            }
-        }
-    }
-
-    /// Reads until `f` matches (panics on close or 30 s of silence).
-    #[allow(dead_code)]
-    fn until(&mut self, mut f: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
-        loop {
-            match self.next(Duration::from_secs(30)) {
-                Next::Msg(m) if f(&m) => return m,
-                Next::Msg(_) => {}
-                other => panic!(
-                    "{other:?} before the expected message; seen {:?}",
-                    self.seen
-                ),
-            }
-        }
-    }
-
-    /// Everything the server sends up to the pong of a ping sent right after: the answer to
-    /// what was just sent (the server handles a connection's messages in order).
-    fn flush(&mut self) -> Vec<ServerMsg> {
-        self.nonce += 1;
-        let n = self.nonce;
-        self.send(&ClientMsg::Ping { nonce: n });
-        let mut out = Vec::new();
-        loop {
-            match self.next(Duration::from_secs(60)) {
-                Next::Msg(ServerMsg::Pong { nonce, .. }) if nonce == n => return out,
-                Next::Msg(m) => out.push(m),
-                other => panic!("{other:?} while waiting for pong {n}; got {out:?}"),
-            }
-        }
-    }
-
-    fn reply(&mut self, m: &ClientMsg) -> Vec<ServerMsg> {
-        self.send(m);
-        self.flush()
-    }
-
-    fn reply_text(&mut self, t: &str) -> Vec<ServerMsg> {
-        self.send_text(t);
-        self.flush()
-    }
-
-    /// The error of a reply (exactly one expected).
-    fn error_of(&mut self, m: &ClientMsg) -> ErrorCode {
-        let r = self.reply(m);
-        let errors: Vec<ErrorCode> = r
-            .iter()
-            .filter_map(|x| match x {
-                ServerMsg::Error { error, .. } => Some(*error),
-                _ => None,
-            })
-            .collect();
-        match errors[..] {
-            [e] => e,
-            _ => panic!("{m:?}: expected one error, got {r:?}"),
-        }
-    }
-
-    fn state_of(&mut self, m: &ClientMsg) -> GameState {
-        let r = self.reply(m);
-        r.into_iter()
-            .find_map(|m| match m {
-                ServerMsg::State { state } => Some(state),
-                _ => None,
-            })
-            .unwrap_or_else(|| panic!("{m:?}: no state"))
-    }
-
-    /// The game as this player sees it.
-    fn look(&mut self, code: &str) -> GameState {
-        self.state_of(&ClientMsg::Open {
-            code: code.into(),
-            since: None,
-        })
-    }
-
-    /// Reads until a Bye (or close): the reason, or None when closed without one.
-    fn bye(&mut self) -> Option<CloseReason> {
-        loop {
-            match self.next(Duration::from_secs(30)) {
-                Next::Msg(ServerMsg::Bye { reason, .. }) => return Some(reason),
-                Next::Msg(_) => {}
-                Next::Closed | Next::Silent => return None,
-            }
-        }
-    }
-}
-
-fn only_error(r: &[ServerMsg]) -> Option<ErrorCode> {
-    match r {
-        [ServerMsg::Error { error, .. }] => Some(*error),
-        _ => None,
-    }
-}
-
-fn events(r: &[ServerMsg]) -> Vec<GameEvent> {
-    r.iter()
-        .filter_map(|m| match m {
-            ServerMsg::Event { event, .. } => Some(event.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn mv(code: &str, ply: u32, m: &str) -> ClientMsg {
-    ClientMsg::Move {
-        code: code.into(),
-        ply,
-        mv: m.into(),
-    }
-}
 
 fn with_position(kind: GameKind, position: &str) -> GameSettings {
     GameSettings {
         position: Some(position.into()),
         ..settings(kind, None)
     }
-}
-
-/// A started game: White created it with `s`, Black joined. (white, black, code)
-fn table(addr: &str, s: GameSettings) -> (C, C, String) {
-    let mut w = C::hello(addr, "White");
-    let code = w.state_of(&ClientMsg::Create { settings: s }).code;
-    let mut b = C::hello(addr, "Black");
-    let st = b.state_of(&ClientMsg::Join { code: code.clone() });
-    assert_eq!(st.you, Some(Side::Black));
-    w.flush();
-    (w, b, code)
 }
 
 const FAST: &[&str] = &["--msgs-per-sec", "5000"];
@@ -383,8 +37,8 @@ const FAST: &[&str] = &["--msgs-per-sec", "5000"];
 
 #[test]
 fn probe_messages_before_hello_and_a_second_hello() {
-    let mut s = Srv::start(FAST);
-    let mut c = C::connect(&s.addr);
+    let mut s = Server::scratch(FAST);
+    let mut c = Raw::connect(&s.addr);
     for m in [
         ClientMsg::Ping { nonce: 1 },
         ClientMsg::Lobby,
@@ -432,13 +86,13 @@ fn probe_messages_before_hello_and_a_second_hello() {
         settings: settings(GameKind::Chess, None),
     });
     assert_eq!(st.seats[0].name.as_deref(), Some("First"));
-    let mut as_second = C::hello_as(&s.addr, "S", &second);
+    let mut as_second = Raw::hello_as(&s.addr, "S", &second);
     match &as_second.reply(&ClientMsg::MyGames)[..] {
         [ServerMsg::MyGames { games }] => assert!(games.is_empty(), "{games:?}"),
         other => panic!("{other:?}"),
     }
     // Twenty messages before hello close the connection with its reason.
-    let mut junk = C::connect(&s.addr);
+    let mut junk = Raw::connect(&s.addr);
     for _ in 0..25 {
         junk.send(&ClientMsg::Lobby);
     }
@@ -448,7 +102,7 @@ fn probe_messages_before_hello_and_a_second_hello() {
 
 #[test]
 fn probe_malformed_tokens() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     for tok in [
         String::new(),
         "abc".into(),
@@ -461,7 +115,7 @@ fn probe_malformed_tokens() {
         "é".repeat(16), // 32 bytes
         "\u{0}".repeat(32),
     ] {
-        let mut c = C::connect(&s.addr);
+        let mut c = Raw::connect(&s.addr);
         let text =
             serde_json::json!({"type":"hello","protocol":1,"token":tok,"name":"n"}).to_string();
         c.send_text(&text);
@@ -473,7 +127,7 @@ fn probe_malformed_tokens() {
         }
     }
     // A 10 KB token: too large, closed with the reason.
-    let mut c = C::connect(&s.addr);
+    let mut c = Raw::connect(&s.addr);
     c.send_text(
         &serde_json::json!({"type":"hello","protocol":1,"token":"a".repeat(10_000)}).to_string(),
     );
@@ -481,11 +135,11 @@ fn probe_malformed_tokens() {
     // Upper-case hex is a valid token; note whether it names the same player as lower case.
     let lower = token::generate();
     let upper = lower.to_uppercase();
-    let mut u = C::hello_as(&s.addr, "U", &upper);
+    let mut u = Raw::hello_as(&s.addr, "U", &upper);
     u.reply(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
     });
-    let mut l = C::hello_as(&s.addr, "L", &lower);
+    let mut l = Raw::hello_as(&s.addr, "L", &lower);
     if let [ServerMsg::MyGames { games }] = &l.reply(&ClientMsg::MyGames)[..] {
         println!(
             "NOTE: token case: the lower-case form of an upper-case token sees {} of its games",
@@ -510,9 +164,9 @@ fn hostile_chars(name: &str) -> Vec<char> {
 
 #[test]
 fn probe_hostile_names_in_hello_and_set_name() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     let welcome_name = |addr: &str, name: &str| -> String {
-        let mut c = C::connect(addr);
+        let mut c = Raw::connect(addr);
         c.send(&ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             token: token::generate(),
@@ -568,7 +222,7 @@ fn probe_hostile_names_in_hello_and_set_name() {
         bad.push(format!("set-name -> {:?}", renamed[0]));
     }
     // A 10 KB name closes with TooLarge.
-    let mut big = C::hello(&s.addr, "Big");
+    let mut big = Raw::hello(&s.addr, "Big");
     big.send(&ClientMsg::SetName {
         name: "n".repeat(10_000),
     });
@@ -585,9 +239,9 @@ fn probe_hostile_names_in_hello_and_set_name() {
 
 #[test]
 fn probe_binary_frames_invalid_utf8_and_huge_frames() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     // A small binary frame: refused, the connection stays.
-    let mut c = C::hello(&s.addr, "Bin");
+    let mut c = Raw::hello(&s.addr, "Bin");
     c.send_binary(vec![1, 2, 3]);
     let r = c.flush();
     assert_eq!(only_error(&r), Some(ErrorCode::BadMessage), "{r:?}");
@@ -597,7 +251,7 @@ fn probe_binary_frames_invalid_utf8_and_huge_frames() {
     assert_eq!(only_error(&r), Some(ErrorCode::BadMessage), "{r:?}");
 
     // Invalid UTF-8 in a text frame: the WebSocket rules close the connection (1007).
-    let mut u = C::hello(&s.addr, "Utf");
+    let mut u = Raw::hello(&s.addr, "Utf");
     u.send_raw_text_frame(vec![b'{', 0xff, 0xfe, b'}']);
     let got = u.next(Duration::from_secs(10));
     println!("invalid UTF-8 text frame -> {got:?}");
@@ -614,12 +268,12 @@ fn probe_binary_frames_invalid_utf8_and_huge_frames() {
     );
 
     // 100 KB of '[' (over the library's hard limit of 64 KiB).
-    let mut h = C::hello(&s.addr, "Huge");
+    let mut h = Raw::hello(&s.addr, "Huge");
     h.send_text(&"[".repeat(100_000));
     let huge_text = h.bye();
     println!("100 KB text -> Bye {huge_text:?}");
     // 10 KB binary frame (over the protocol's 4096 bytes).
-    let mut hb = C::hello(&s.addr, "HugeBin");
+    let mut hb = Raw::hello(&s.addr, "HugeBin");
     hb.send_binary(vec![b'x'; 10_000]);
     let huge_bin = match hb.next(Duration::from_secs(10)) {
         Next::Msg(ServerMsg::Bye { reason, .. }) => Some(reason),
@@ -641,7 +295,7 @@ fn probe_binary_frames_invalid_utf8_and_huge_frames() {
 
 #[test]
 fn probe_json_oddities() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     let cases: &[(&str, Option<ErrorCode>)] = &[
         (&"[".repeat(4000), Some(ErrorCode::BadMessage)),
         (
@@ -744,11 +398,11 @@ fn probe_json_oddities() {
         ),
     ];
     // A fresh connection every few cases (20 malformed messages close one).
-    let mut c = C::hello(&s.addr, "Json");
+    let mut c = Raw::hello(&s.addr, "Json");
     let mut wrong = Vec::new();
     for (i, (text, want)) in cases.iter().enumerate() {
         if i % 10 == 9 {
-            c = C::hello(&s.addr, "Json");
+            c = Raw::hello(&s.addr, "Json");
         }
         let r = c.reply_text(text);
         let got = only_error(&r);
@@ -758,7 +412,7 @@ fn probe_json_oddities() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
     // Extremes that are fine.
-    let mut c = C::hello(&s.addr, "Json2");
+    let mut c = Raw::hello(&s.addr, "Json2");
     c.send_text(r#"{"type":"ping","nonce":18446744073709551615}"#);
     assert!(matches!(
         c.next(Duration::from_secs(10)),
@@ -799,10 +453,10 @@ fn probe_json_oddities() {
 
 #[test]
 fn probe_absurd_clocks_and_positions() {
-    let mut s = Srv::start(&["--msgs-per-sec", "5000", "--max-open-games", "100"]);
-    let mut c = C::hello(&s.addr, "Creator");
+    let mut s = Server::scratch(&["--msgs-per-sec", "5000", "--max-open-games", "100"]);
+    let mut c = Raw::hello(&s.addr, "Creator");
     let mut wrong = Vec::new();
-    let mut check = |c: &mut C, st: GameSettings, want_ok: bool, label: &str| {
+    let mut check = |c: &mut Raw, st: GameSettings, want_ok: bool, label: &str| {
         let r = c.reply(&ClientMsg::Create { settings: st });
         let ok = r.iter().any(|m| matches!(m, ServerMsg::State { .. }));
         let refused = only_error(&r) == Some(ErrorCode::BadSettings);
@@ -977,8 +631,8 @@ const SIXTEEN: &str = "1b3b2/b1b3bW/1b1B3B/4b3/5b2/3b2b1/5b1B/2B3B1 w";
 
 #[test]
 fn probe_draughts_positions_with_exploding_capture_searches_are_refused() {
-    let mut s = Srv::start(FAST);
-    let mut c = C::hello(&s.addr, "Setter");
+    let mut s = Server::scratch(FAST);
+    let mut c = Raw::hello(&s.addr, "Setter");
     // Thirty black pieces (more than a side has) and, with sixteen, a position whose white king
     // still has about a million capture sequences to list (each a legal move): both refused,
     // at once, not after seconds of search.
@@ -1019,8 +673,8 @@ fn probe_draughts_positions_with_exploding_capture_searches_are_refused() {
 
 #[test]
 fn probe_join_own_game_join_twice_watch_open_close() {
-    let mut s = Srv::start(FAST);
-    let mut w = C::hello(&s.addr, "White");
+    let mut s = Server::scratch(FAST);
+    let mut w = Raw::hello(&s.addr, "White");
     let st = w.state_of(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
     });
@@ -1030,7 +684,7 @@ fn probe_join_own_game_join_twice_watch_open_close() {
     assert_eq!(again.you, Some(Side::White));
     assert_eq!(again.seats[1].name, None);
     assert_eq!(again.seq, st.seq);
-    let mut b = C::hello(&s.addr, "Black");
+    let mut b = Raw::hello(&s.addr, "Black");
     let j = b.state_of(&ClientMsg::Join { code: code.clone() });
     let j2 = b.state_of(&ClientMsg::Join { code: code.clone() });
     assert_eq!(j.seq, j2.seq, "joining twice takes one seat");
@@ -1052,7 +706,7 @@ fn probe_join_own_game_join_twice_watch_open_close() {
     assert_eq!(ws.you, Some(Side::White));
     assert_eq!(ws.spectators, 0);
     // A stranger may not watch a game that forbids spectators.
-    let mut x = C::hello(&s.addr, "Stranger");
+    let mut x = Raw::hello(&s.addr, "Stranger");
     assert_eq!(
         x.error_of(&ClientMsg::Watch {
             code: code.clone(),
@@ -1120,20 +774,20 @@ fn probe_join_own_game_join_twice_watch_open_close() {
 
 #[test]
 fn probe_suggest_edge_cases() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     let watched = GameSettings {
         public: true,
         spectators: true,
         ..settings(GameKind::Chess, None)
     };
     // Before the game starts.
-    let mut w0 = C::hello(&s.addr, "Early");
+    let mut w0 = Raw::hello(&s.addr, "Early");
     let code0 = w0
         .state_of(&ClientMsg::Create {
             settings: watched.clone(),
         })
         .code;
-    let mut early = C::hello(&s.addr, "EarlyWatcher");
+    let mut early = Raw::hello(&s.addr, "EarlyWatcher");
     early.state_of(&ClientMsg::Watch {
         code: code0.clone(),
         since: None,
@@ -1157,9 +811,9 @@ fn probe_suggest_edge_cases() {
     assert_eq!(w.error_of(&sug(0, "e2e4")), ErrorCode::NotWatching);
     assert_eq!(b.error_of(&sug(0, "e2e4")), ErrorCode::NotWatching);
     // Someone not watching.
-    let mut x = C::hello(&s.addr, "NotWatching");
+    let mut x = Raw::hello(&s.addr, "NotWatching");
     assert_eq!(x.error_of(&sug(0, "e2e4")), ErrorCode::NotWatching);
-    let mut sp = C::hello(&s.addr, "Spectator");
+    let mut sp = Raw::hello(&s.addr, "Spectator");
     sp.state_of(&ClientMsg::Watch {
         code: code.clone(),
         since: None,
@@ -1203,7 +857,7 @@ fn probe_suggest_edge_cases() {
 
 #[test]
 fn probe_dice_roll_twice_for_the_opponent_and_odd_faces() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     let (w, b, code) = table(&s.addr, settings(GameKind::DiceChess, None));
     let mut w = w;
     let st = w.look(&code);
@@ -1273,7 +927,7 @@ fn probe_dice_roll_twice_for_the_opponent_and_odd_faces() {
 
 #[test]
 fn probe_draw_offers_abort_after_end_and_rematch_twice() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     let (mut w, mut b, code) = table(&s.addr, settings(GameKind::Chess, None));
     let offer = ClientMsg::OfferDraw { code: code.clone() };
     let r = w.reply(&offer);
@@ -1386,28 +1040,48 @@ fn probe_draw_offers_abort_after_end_and_rematch_twice() {
     );
 }
 
-#[test]
-fn probe_a_rematch_counts_against_the_open_games_limit() {
-    let mut s = Srv::start(&["--msgs-per-sec", "5000", "--max-open-games", "2"]);
-    let mut a = C::hello(&s.addr, "A");
-    let mut bb = C::hello(&s.addr, "B");
-    let mut ended = Vec::new();
-    for _ in 0..3 {
-        let code = a
-            .state_of(&ClientMsg::Create {
-                settings: settings(GameKind::Chess, None),
-            })
-            .code;
-        bb.state_of(&ClientMsg::Join { code: code.clone() });
-        a.reply(&ClientMsg::Resign { code: code.clone() });
-        ended.push(code);
-    }
-    // A fills its limit.
-    for _ in 0..2 {
+/// `n` games between `a` and `b`, resigned by `a` (each with `a`'s rematch offer if `offer`).
+fn ended_games(a: &mut Raw, b: &mut Raw, n: usize, offer: bool) -> Vec<String> {
+    (0..n)
+        .map(|_| {
+            let code = a
+                .state_of(&ClientMsg::Create {
+                    settings: settings(GameKind::Chess, None),
+                })
+                .code;
+            b.state_of(&ClientMsg::Join { code: code.clone() });
+            a.reply(&ClientMsg::Resign { code: code.clone() });
+            if offer {
+                let r = a.reply(&ClientMsg::Rematch { code: code.clone() });
+                assert!(
+                    events(&r)
+                        .iter()
+                        .any(|e| matches!(e, GameEvent::RematchOffered { .. })),
+                    "{r:?}"
+                );
+            }
+            code
+        })
+        .collect()
+}
+
+/// `n` new games of `a`'s, waiting.
+fn fill(a: &mut Raw, n: usize) {
+    for _ in 0..n {
         a.state_of(&ClientMsg::Create {
             settings: settings(GameKind::Chess, None),
         });
     }
+}
+
+#[test]
+fn probe_a_rematch_counts_against_the_open_games_limit() {
+    let mut s = Server::scratch(&["--msgs-per-sec", "5000", "--max-open-games", "2"]);
+    let mut a = Raw::hello(&s.addr, "A");
+    let mut bb = Raw::hello(&s.addr, "B");
+    let ended = ended_games(&mut a, &mut bb, 3, false);
+    // A fills its limit.
+    fill(&mut a, 2);
     assert_eq!(
         a.error_of(&ClientMsg::Create {
             settings: settings(GameKind::Chess, None)
@@ -1445,34 +1119,12 @@ fn probe_a_rematch_counts_against_the_open_games_limit() {
 /// that the opponent has too many games, and nothing is made.
 #[test]
 fn probe_accepting_a_rematch_counts_for_the_player_who_offered() {
-    let mut s = Srv::start(&["--msgs-per-sec", "5000", "--max-open-games", "3"]);
-    let mut a = C::hello(&s.addr, "A");
-    let mut bb = C::hello(&s.addr, "B");
-    let mut ended = Vec::new();
-    for _ in 0..3 {
-        let code = a
-            .state_of(&ClientMsg::Create {
-                settings: settings(GameKind::Chess, None),
-            })
-            .code;
-        bb.state_of(&ClientMsg::Join { code: code.clone() });
-        a.reply(&ClientMsg::Resign { code: code.clone() });
-        // A offers a rematch while it has room.
-        let r = a.reply(&ClientMsg::Rematch { code: code.clone() });
-        assert!(
-            events(&r)
-                .iter()
-                .any(|e| matches!(e, GameEvent::RematchOffered { .. })),
-            "{r:?}"
-        );
-        ended.push(code);
-    }
-    // Then A fills its limit.
-    for _ in 0..3 {
-        a.state_of(&ClientMsg::Create {
-            settings: settings(GameKind::Chess, None),
-        });
-    }
+    let mut s = Server::scratch(&["--msgs-per-sec", "5000", "--max-open-games", "3"]);
+    let mut a = Raw::hello(&s.addr, "A");
+    let mut bb = Raw::hello(&s.addr, "B");
+    // A offers a rematch of each while it has room, then fills its limit.
+    let ended = ended_games(&mut a, &mut bb, 3, true);
+    fill(&mut a, 3);
     for code in &ended {
         let r = bb.reply(&ClientMsg::Rematch { code: code.clone() });
         let refused = r.iter().find_map(|m| match m {
@@ -1503,7 +1155,7 @@ fn probe_accepting_a_rematch_counts_for_the_player_who_offered() {
 
 #[test]
 fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
-    let mut s = Srv::start(&[
+    let mut s = Server::scratch(&[
         "--msgs-per-sec",
         "5000",
         "--max-open-games",
@@ -1520,7 +1172,7 @@ fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
             let tok = tok.clone();
             let barrier = std::sync::Arc::clone(&barrier);
             std::thread::spawn(move || {
-                let mut c = C::hello_as(&addr, "Many", &tok);
+                let mut c = Raw::hello_as(&addr, "Many", &tok);
                 barrier.wait();
                 let r = c.reply(&ClientMsg::Create {
                     settings: settings(GameKind::Chess, None),
@@ -1535,9 +1187,9 @@ fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
         .filter(|x| *x)
         .count();
     // Joins: twelve open games by others, joined at once by one token with a limit of 2.
-    let mut hosts: Vec<(C, String)> = (0..n)
+    let mut hosts: Vec<(Raw, String)> = (0..n)
         .map(|_| {
-            let mut h = C::hello(&s.addr, "Host");
+            let mut h = Raw::hello(&s.addr, "Host");
             let code = h
                 .state_of(&ClientMsg::Create {
                     settings: settings(GameKind::Chess, None),
@@ -1556,7 +1208,7 @@ fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
             let code = code.clone();
             let barrier = std::sync::Arc::clone(&barrier);
             std::thread::spawn(move || {
-                let mut c = C::hello_as(&addr, "Joiner", &tok);
+                let mut c = Raw::hello_as(&addr, "Joiner", &tok);
                 barrier.wait();
                 let r = c.reply(&ClientMsg::Join { code });
                 r.iter().any(|m| matches!(m, ServerMsg::State { .. }))
@@ -1591,11 +1243,11 @@ fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
 
 #[test]
 fn probe_same_token_on_two_connections_moves_at_once() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     let (w, mut b, code) = table(&s.addr, settings(GameKind::Chess, None));
     let tok = w.token.clone();
     let mut w1 = w;
-    let mut w2 = C::hello_as(&s.addr, "White2", &tok);
+    let mut w2 = Raw::hello_as(&s.addr, "White2", &tok);
     w2.look(&code);
     let plan = [
         ("e2e4", "d2d4", "e7e5"),
@@ -1681,7 +1333,7 @@ fn probe_same_token_on_two_connections_moves_at_once() {
 
 #[test]
 fn probe_the_opponents_move_sent_back_is_refused() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     let (mut w, mut b, code) = table(&s.addr, settings(GameKind::Chess, None));
     w.reply(&mv(&code, 0, "e2e4"));
     b.flush();
@@ -1703,7 +1355,7 @@ fn probe_the_opponents_move_sent_back_is_refused() {
 
 #[test]
 fn probe_rename_spam_is_limited() {
-    let mut s = Srv::start(FAST);
+    let mut s = Server::scratch(FAST);
     let (mut w, mut b, code) = table(&s.addr, settings(GameKind::Chess, None));
     for i in 0..200 {
         w.send(&ClientMsg::SetName {
@@ -1740,13 +1392,13 @@ fn probe_rename_spam_is_limited() {
 
 #[test]
 fn probe_a_slow_reader_is_dropped_and_its_socket_closed() {
-    let mut s = Srv::start(&["--msgs-per-sec", "100000", "--max-conns-per-ip", "1"]);
+    let mut s = Server::scratch(&["--msgs-per-sec", "100000", "--max-conns-per-ip", "1"]);
     let base = s.sockets();
     let mut zombies = 0;
     for round in 0..3 {
         // A client that sends and never reads.
         let mut z = loop {
-            let mut c = C::connect(&s.addr);
+            let mut c = Raw::connect(&s.addr);
             c.send(&ClientMsg::Hello {
                 protocol: PROTOCOL_VERSION,
                 token: token::generate(),
@@ -1778,7 +1430,7 @@ fn probe_a_slow_reader_is_dropped_and_its_socket_closed() {
                 }
             }
             // Has the server let go of z (its per-address count)?
-            let mut y = C::connect(&s.addr);
+            let mut y = Raw::connect(&s.addr);
             y.send(&ClientMsg::Hello {
                 protocol: PROTOCOL_VERSION,
                 token: token::generate(),
@@ -1812,7 +1464,7 @@ fn probe_a_slow_reader_is_dropped_and_its_socket_closed() {
 
 #[test]
 fn probe_half_sent_http_requests_are_closed() {
-    let mut s = Srv::start(&["--max-conns-per-ip", "2"]);
+    let mut s = Server::scratch(&["--max-conns-per-ip", "2"]);
     let base = s.sockets();
     let mut socks = Vec::new();
     for _ in 0..40 {
@@ -1849,7 +1501,7 @@ fn probe_half_sent_http_requests_are_closed() {
 /// byte at a time, for longer than a request may take (10 s).
 #[test]
 fn probe_kept_alive_sockets_get_a_time_limit_for_each_request() {
-    let mut s = Srv::start(&["--max-conns-per-ip", "4"]);
+    let mut s = Server::scratch(&["--max-conns-per-ip", "4"]);
     let request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
     let answered = |t: &mut TcpStream| -> bool {
         t.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
@@ -1910,7 +1562,7 @@ fn probe_kept_alive_sockets_get_a_time_limit_for_each_request() {
 /// this game, other games and new connections.
 #[test]
 fn probe_a_panic_in_one_request_leaves_the_server_serving() {
-    let mut s = Srv::start_env(&["--msgs-per-sec", "5000"], &[("TAKHTE_FAULT", "panic:1")]);
+    let mut s = Server::scratch_env(&["--msgs-per-sec", "5000"], &[("TAKHTE_FAULT", "panic:1")]);
     let (mut w, mut b, code) = table(&s.addr, settings(GameKind::Chess, None));
     let r = w.reply(&mv(&code, 0, "e2e4"));
     assert_eq!(only_error(&r), Some(ErrorCode::Internal), "{r:?}");
@@ -1941,7 +1593,7 @@ fn probe_a_panic_in_one_request_leaves_the_server_serving() {
             settings: settings(GameKind::Draughts, None),
         })
         .code;
-    let mut c = C::hello(&s.addr, "C");
+    let mut c = Raw::hello(&s.addr, "C");
     c.state_of(&ClientMsg::Join { code: code2 });
     s.serves();
     let log = s.stderr();

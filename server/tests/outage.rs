@@ -29,19 +29,8 @@ fn clocked() -> GameSettings {
 /// A started game between two raw clients on `addr`, White having played e2e4: Black's clock
 /// runs. Returns White, Black, the code and when White's move was confirmed.
 fn black_to_move(addr: &str) -> (Raw, Raw, String, Instant) {
-    let mut w = Raw::hello(addr, "White");
-    w.send(&ClientMsg::Create {
-        settings: clocked(),
-    });
-    let code = w.state().code;
-    let mut b = Raw::hello(addr, "Black");
-    b.send(&ClientMsg::Join { code: code.clone() });
-    b.state();
-    w.send(&ClientMsg::Move {
-        code: code.clone(),
-        ply: 0,
-        mv: "e2e4".into(),
-    });
+    let (mut w, mut b, code) = table(addr, clocked());
+    w.send(&mv(&code, 0, "e2e4"));
     b.until(|m| {
         matches!(
             m,
@@ -80,6 +69,35 @@ fn black_used(db: &Path, code: &str) -> u64 {
     BASE_MS - rec.clock.unwrap().remaining[1]
 }
 
+/// Black moves; the stored clock charges Black the time since White's move (at `t0`) that
+/// the server ran, less the lag allowance: both bounds, so that a clock that never ran fails
+/// too.
+fn black_moves_and_is_charged_what_the_server_ran(
+    b: &mut Raw,
+    db: &Path,
+    code: &str,
+    t0: Instant,
+    given_back: u64,
+) {
+    b.send(&mv(code, 1, "e7e5"));
+    b.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Moved { ply: 1, .. },
+                ..
+            }
+        )
+    });
+    let wall = t0.elapsed().as_millis() as u64;
+    let used = black_used(db, code);
+    let ran = wall - given_back;
+    assert!(
+        used + 300 + 400 >= ran && used <= ran,
+        "Black used {used} ms; the server ran {ran} ms of {wall} (away {given_back})"
+    );
+}
+
 #[test]
 fn a_restarted_server_does_not_charge_the_time_it_was_down() {
     let dir = tempfile::tempdir().unwrap();
@@ -107,29 +125,7 @@ fn a_restarted_server_does_not_charge_the_time_it_was_down() {
         "given back {paused} ms for an outage of {outage} ms"
     );
     std::thread::sleep(Duration::from_millis(500));
-    b.send(&ClientMsg::Move {
-        code: code.clone(),
-        ply: 1,
-        mv: "e7e5".into(),
-    });
-    b.until(|m| {
-        matches!(
-            m,
-            ServerMsg::Event {
-                event: GameEvent::Moved { ply: 1, .. },
-                ..
-            }
-        )
-    });
-    let wall = t0.elapsed().as_millis() as u64;
-    let used = black_used(&db, &code);
-    // Black thought for the time the server ran (less the lag allowance): about 1.5 s of
-    // the ~7 s since White's move. Both bounds: a clock that never ran fails too.
-    let ran = wall - paused;
-    assert!(
-        used + 300 + 400 >= ran && used <= ran,
-        "Black used {used} ms; the server ran {ran} ms of {wall} (away {paused})"
-    );
+    black_moves_and_is_charged_what_the_server_ran(&mut b, &db, &code, t0, paused);
 }
 
 #[test]
@@ -149,27 +145,7 @@ fn a_paused_server_does_not_charge_the_pause() {
         given + 200 >= pause && given <= pause + 1_200,
         "given back {given} ms for a pause of {pause} ms"
     );
-    b.send(&ClientMsg::Move {
-        code: code.clone(),
-        ply: 1,
-        mv: "e7e5".into(),
-    });
-    b.until(|m| {
-        matches!(
-            m,
-            ServerMsg::Event {
-                event: GameEvent::Moved { ply: 1, .. },
-                ..
-            }
-        )
-    });
-    let wall = t0.elapsed().as_millis() as u64;
-    let used = black_used(&db, &code);
-    let ran = wall - given;
-    assert!(
-        used + 300 + 400 >= ran && used <= ran,
-        "Black used {used} ms; the server ran {ran} ms of {wall}"
-    );
+    black_moves_and_is_charged_what_the_server_ran(&mut b, &db, &code, t0, given);
 }
 
 /// Two instances behind a balancer with health checks. Black's instance is paused just as

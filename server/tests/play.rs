@@ -55,14 +55,6 @@ fn moved(c: &mut Raw, ply: u32) {
     });
 }
 
-fn mv(code: &str, ply: u32, m: &str) -> ClientMsg {
-    ClientMsg::Move {
-        code: code.into(),
-        ply,
-        mv: m.into(),
-    }
-}
-
 #[test]
 fn a_flag_falls_on_the_server_with_nobody_moving() {
     let dir = tempfile::tempdir().unwrap();

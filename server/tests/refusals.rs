@@ -7,22 +7,6 @@ use common::*;
 use takhte_protocol::{ClientMsg, CloseReason, ColourChoice, ErrorCode, GameSettings, ServerMsg};
 use takhte_rules::GameKind;
 
-/// Two raw players at a new game of `kind` (White created it, Black joined). Returns
-/// (white, black, code).
-fn table(addr: &str, kind: GameKind) -> (Raw, Raw, String) {
-    let mut w = Raw::hello(addr, "White");
-    w.send(&ClientMsg::Create {
-        settings: settings(kind, None),
-    });
-    let code = w.state().code;
-    let mut b = Raw::hello(addr, "Black");
-    b.send(&ClientMsg::Join { code: code.clone() });
-    let st = b.state();
-    assert_eq!(st.seats[0].name.as_deref(), Some("White"));
-    assert_eq!(st.seats[1].name.as_deref(), Some("Black"));
-    (w, b, code)
-}
-
 /// The game as its player sees it now (seq and moves).
 fn snapshot(r: &mut Raw, code: &str) -> (u64, Vec<String>) {
     r.send(&ClientMsg::Open {
@@ -33,19 +17,11 @@ fn snapshot(r: &mut Raw, code: &str) -> (u64, Vec<String>) {
     (s.seq, s.plies.into_iter().map(|p| p.mv).collect())
 }
 
-fn mv(code: &str, ply: u32, m: &str) -> ClientMsg {
-    ClientMsg::Move {
-        code: code.into(),
-        ply,
-        mv: m.into(),
-    }
-}
-
 #[test]
 fn bad_moves_are_refused_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("r.sqlite"), &[]);
-    let (mut w, mut b, code) = table(&server.addr, GameKind::Chess);
+    let (mut w, mut b, code) = table(&server.addr, settings(GameKind::Chess, None));
     w.send(&mv(&code, 0, "e2e4"));
     b.until(|m| matches!(m, ServerMsg::Event { .. }));
     let before = snapshot(&mut w, &code);
@@ -130,7 +106,7 @@ fn bad_moves_are_refused_and_change_nothing() {
     assert_eq!(snapshot(&mut w, &code), ended);
 
     // The server is unharmed: a new game works.
-    let (mut w2, _b2, code2) = table(&server.addr, GameKind::Draughts);
+    let (mut w2, _b2, code2) = table(&server.addr, settings(GameKind::Draughts, None));
     w2.send(&mv(&code2, 0, "c3-c4"));
     w2.until(|m| {
         matches!(
@@ -342,7 +318,7 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
 fn dice_rolls_come_from_the_server_and_forged_faces_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("d.sqlite"), &[]);
-    let (mut w, mut b, code) = table(&server.addr, GameKind::DiceChess);
+    let (mut w, mut b, code) = table(&server.addr, settings(GameKind::DiceChess, None));
     let st = snapshot(&mut w, &code);
     assert!(st.1.is_empty());
     // Who begins is the server's start roll.

@@ -60,13 +60,8 @@ fn dropped_connections_lose_and_duplicate_nothing() {
             ra.reconnects,
             rb.reconnects
         );
-        let refusals: Vec<&String> = ra
-            .errors
-            .iter()
-            .chain(&rb.errors)
-            .filter(|e| !e.starts_with("RateLimited"))
-            .collect();
-        assert!(refusals.is_empty(), "{kind}: {refusals:?}");
+        let refused = refusals(&[&ra, &rb]);
+        assert!(refused.is_empty(), "{kind}: {refused:?}");
         eprintln!(
             "{kind}: {} moves, reconnections {} + {}",
             ra.moves.len(),
@@ -113,13 +108,8 @@ fn a_server_killed_and_restarted_carries_on() {
             ra.reconnects,
             rb.reconnects
         );
-        let refusals: Vec<&String> = ra
-            .errors
-            .iter()
-            .chain(&rb.errors)
-            .filter(|e| !e.starts_with("RateLimited"))
-            .collect();
-        assert!(refusals.is_empty(), "{kind}: {refusals:?}");
+        let refused = refusals(&[&ra, &rb]);
+        assert!(refused.is_empty(), "{kind}: {refused:?}");
     }
 }
 

@@ -11,7 +11,7 @@ use common::*;
 use takhte_game::Outgoing;
 use takhte_online::client::{Client, ClientConfig};
 use takhte_online::session::{Notice, OnlineError, OnlineSession, Pending};
-use takhte_protocol::{ClientMsg, ColourChoice, ErrorCode, GameEvent, GameSettings};
+use takhte_protocol::{ClientMsg, ErrorCode, GameEvent};
 use takhte_rules::GameKind;
 use takhte_store::OnlineGames;
 
@@ -42,18 +42,6 @@ fn until(s: &mut OnlineSession, mut f: impl FnMut(&Notice) -> bool) -> Notice {
     }
 }
 
-fn public(kind: GameKind) -> GameSettings {
-    GameSettings {
-        kind,
-        clock: None,
-        colour: ColourChoice::White,
-        public: true,
-        position: None,
-        spectators: true,
-        audience: false,
-    }
-}
-
 #[test]
 fn the_online_session_plays_a_game_through_a_real_server() {
     let dir = tempfile::tempdir().unwrap();
@@ -62,7 +50,7 @@ fn the_online_session_plays_a_game_through_a_real_server() {
     let mut bob = session(&server.addr, "Bob");
 
     // Ana creates: her waiting room, the game in her device's list.
-    ana.create(public(GameKind::Chess));
+    ana.create(watched(GameKind::Chess, None, false));
     assert_eq!(ana.pending(), &Pending::Create);
     let Notice::ShowWaiting(code) = until(&mut ana, |n| matches!(n, Notice::ShowWaiting(_))) else {
         unreachable!()
@@ -183,7 +171,7 @@ fn the_online_session_plays_a_game_through_a_real_server() {
     assert!(bob.mirror(&new).is_none());
 
     // A game created and called off leaves the waiting room and the device's list.
-    ana.create(public(GameKind::Draughts));
+    ana.create(watched(GameKind::Draughts, None, false));
     let Notice::ShowWaiting(w) = until(&mut ana, |n| matches!(n, Notice::ShowWaiting(_))) else {
         unreachable!()
     };

@@ -10,31 +10,9 @@ use std::time::Duration;
 use common::*;
 use takhte_online::bot::BotRole;
 use takhte_protocol::public::public_text;
-use takhte_protocol::{
-    ClientMsg, ColourChoice, Crowd, ErrorCode, GameEvent, GameSettings, ServerMsg, Tally,
-};
+use takhte_protocol::{ClientMsg, Crowd, ErrorCode, GameEvent, ServerMsg, Tally};
 use takhte_rules::mine::Visible;
 use takhte_rules::{AnyGame, GameKind};
-
-fn watched(kind: GameKind, audience: bool) -> GameSettings {
-    GameSettings {
-        kind,
-        clock: None,
-        colour: ColourChoice::White,
-        public: true,
-        position: None,
-        spectators: true,
-        audience,
-    }
-}
-
-fn mv(code: &str, ply: u32, m: &str) -> ClientMsg {
-    ClientMsg::Move {
-        code: code.into(),
-        ply,
-        mv: m.into(),
-    }
-}
 
 fn suggest(code: &str, ply: u32, m: &str) -> ClientMsg {
     ClientMsg::Suggest {
@@ -83,7 +61,7 @@ fn a_spectator_arriving_mid_game_gets_the_whole_game_then_every_move() {
         let mut b = bot_config(&server.addr, "Bahram", 1, BotRole::Join(String::new()));
         a.delay_ms = 30;
         b.delay_ms = 30;
-        let (code, ha, hb) = start_bot_game(a, b, watched(kind, false));
+        let (code, ha, hb) = start_bot_game(a, b, watched(kind, None, false));
         wait_moves(&db, &code, 2);
         let mut s = Raw::hello(&server.addr, "Spectator");
         s.send(&ClientMsg::Watch {
@@ -166,7 +144,7 @@ fn suggestions_are_counted_changed_refused_and_cleared() {
     let server = Server::start(&dir.path().join("s.sqlite"), &["--max-suggestions", "4"]);
     let mut w = Raw::hello(&server.addr, "White");
     w.send(&ClientMsg::Create {
-        settings: watched(GameKind::Chess, false),
+        settings: watched(GameKind::Chess, None, false),
     });
     let code = w.state().code;
     let mut b = Raw::hello(&server.addr, "Black");
@@ -338,7 +316,7 @@ fn in_an_audience_game_the_player_to_move_sees_the_suggestions() {
     let server = Server::start(&dir.path().join("a.sqlite"), &["--max-spectators", "2"]);
     let mut w = Raw::hello(&server.addr, "White");
     w.send(&ClientMsg::Create {
-        settings: watched(GameKind::Draughts, true),
+        settings: watched(GameKind::Draughts, None, true),
     });
     let st = w.state();
     assert!(st.audience && st.spectators_allowed);

@@ -28,16 +28,7 @@ const fn leaper(steps: &[(i32, i32)]) -> [u64; 64] {
 
 /// King steps from each square.
 pub static KING_STEPS: [u64; 64] = leaper(&AROUND);
-static KNIGHT_JUMPS: [u64; 64] = leaper(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+static KNIGHT_JUMPS: [u64; 64] = leaper(&takhte_rules::square::KNIGHT_JUMPS);
 /// Squares a pawn of each side attacks (diagonally forward).
 pub static PAWN_ATTACKS: [[u64; 64]; 2] =
     [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];

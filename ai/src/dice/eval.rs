@@ -70,16 +70,7 @@ fn slide(from: u64, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
 
 fn knight_jumps(p: u64) -> u64 {
     let mut r = 0;
-    for (df, dr) in [
-        (1i32, 2i32),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ] {
+    for (df, dr) in takhte_rules::square::KNIGHT_JUMPS {
         let mut g = p;
         for _ in 0..df.abs() {
             g = shift(g, df.signum(), 0);

@@ -18,27 +18,9 @@ pub const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
 /// Bishop directions (face 4).
 pub const DIAGONAL: [(i32, i32); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
 /// The eight neighbours: king steps (face 5, king moves) and queen directions (face 6).
-pub const AROUND: [(i32, i32); 8] = [
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (-1, 0),
-    (1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
+pub const AROUND: [(i32, i32); 8] = crate::square::NEIGHBOURS;
 /// Knight jumps (face 3).
-const KNIGHT: [(i32, i32); 8] = [
-    (-1, 2),
-    (1, 2),
-    (-2, 1),
-    (2, 1),
-    (-2, -1),
-    (2, -1),
-    (-1, -2),
-    (1, -2),
-];
+const KNIGHT: [(i32, i32); 8] = crate::square::KNIGHT_JUMPS;
 /// How far the sliding faces (2, 4, 6) go.
 const REACH: i32 = 4;
 

@@ -926,20 +926,8 @@ impl Hub {
                     .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
                 continue;
             }
-            let first = inner.live.rec.seq + 1;
-            let texts = numbered(&room.code, first, events);
-            let write = Write::Update {
-                rec: next.rec.clone(),
-                expected_seq: inner.live.rec.seq,
-                events: stored_texts(&texts),
-            };
-            match self.store.write(vec![write]).await {
-                Ok(()) => {
-                    inner.live = next;
-                    room.deadline_ms.store(0, Ordering::Relaxed);
-                    self.deliver(&room, &mut inner, &texts);
-                    self.broadcast(&room.code, &texts).await;
-                }
+            match self.store_events(&room, &mut inner, next, events).await {
+                Ok(()) => {}
                 Err(StoreError::Conflict) => {
                     // Another instance ended it (or moved) first: take its record.
                     self.refresh_from_store(&room, &mut inner).await;
@@ -947,6 +935,31 @@ impl Hub {
                 Err(e) => log!("game {}: the time-out could not be stored: {e}", room.code),
             }
         }
+    }
+
+    /// Stores a change of the server's own (a time-out, an outage given back: no request, no
+    /// other write) as the room's next events; once stored, `next` is the game and the events
+    /// go to every connection here and on the other instances.
+    async fn store_events(
+        &self,
+        room: &Room,
+        inner: &mut RoomInner,
+        next: Live,
+        events: Vec<GameEvent>,
+    ) -> Result<(), StoreError> {
+        let texts = numbered(&room.code, inner.live.rec.seq + 1, events);
+        let write = Write::Update {
+            rec: next.rec.clone(),
+            expected_seq: inner.live.rec.seq,
+            events: stored_texts(&texts),
+        };
+        self.store.write(vec![write]).await?;
+        inner.live = next;
+        room.deadline_ms
+            .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
+        self.deliver(room, inner, &texts);
+        self.broadcast(&room.code, &texts).await;
+        Ok(())
     }
 
     /// Drops from memory the rooms nobody watches that have ended or wait without a clock,

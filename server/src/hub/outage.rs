@@ -14,8 +14,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::room::Room;
-use super::{numbered, stored_texts, Hub};
-use crate::store::{StoreError, Write};
+use super::Hub;
+use crate::store::StoreError;
 use crate::{log, now_ms};
 
 /// A gap without a beat longer than this is an outage.
@@ -72,21 +72,11 @@ impl Hub {
             let Some(event) = next.resume(since, now) else {
                 continue;
             };
-            let texts = numbered(&room.code, inner.live.rec.seq + 1, vec![event]);
-            let write = Write::Update {
-                rec: next.rec.clone(),
-                expected_seq: inner.live.rec.seq,
-                events: stored_texts(&texts),
-            };
-            match self.store.write(vec![write]).await {
-                Ok(()) => {
-                    inner.live = next;
-                    room.deadline_ms
-                        .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
-                    self.deliver(&room, &mut inner, &texts);
-                    self.broadcast(&room.code, &texts).await;
-                    credited += 1;
-                }
+            match self
+                .store_events(&room, &mut inner, next, vec![event])
+                .await
+            {
+                Ok(()) => credited += 1,
                 Err(StoreError::Conflict) => self.refresh_from_store(&room, &mut inner).await,
                 Err(e) => log!("game {}: the outage could not be credited: {e}", room.code),
             }

@@ -16,11 +16,13 @@ use std::time::{Duration, Instant};
 use takhte_online::bot::{self, BotConfig, BotReport, BotRole};
 use takhte_protocol::token;
 use takhte_protocol::{
-    ClientMsg, ClockSpec, ColourChoice, GameEvent, GameSettings, ServerMsg, PROTOCOL_VERSION,
+    ClientMsg, ClockSpec, CloseReason, ColourChoice, ErrorCode, GameEvent, GameSettings, GameState,
+    ServerMsg, PROTOCOL_VERSION,
 };
 use takhte_rules::GameKind;
 
-/// A server process.
+/// A server process. Its standard error goes to a file ([`Server::stderr`]), or to the test's
+/// own with `TAKHTE_TEST_LOG` set.
 pub struct Server {
     child: Child,
     /// `127.0.0.1:PORT`.
@@ -31,9 +33,27 @@ pub struct Server {
     pub options: Vec<String>,
     /// Extra environment.
     pub env: Vec<(String, String)>,
+    /// Its standard error.
+    log: Option<PathBuf>,
+    /// A scratch folder of its own (database and log), when it has one.
+    _dir: Option<Arc<tempfile::TempDir>>,
 }
 
 impl Server {
+    /// Starts a server on a free port with a scratch folder of its own (its SQLite file and
+    /// its log), with these options.
+    pub fn scratch(options: &[&str]) -> Server {
+        Server::scratch_env(options, &[])
+    }
+
+    /// [`Server::scratch`] with extra environment variables (`TAKHTE_FAULT`, say).
+    pub fn scratch_env(options: &[&str], env: &[(&str, &str)]) -> Server {
+        let dir = Arc::new(tempfile::tempdir().unwrap());
+        let mut s = Server::start_env("127.0.0.1:0", &dir.path().join("s.sqlite"), options, env);
+        s._dir = Some(dir);
+        s
+    }
+
     /// Starts a server on a free port with its database at `db`.
     pub fn start(db: &Path, options: &[&str]) -> Server {
         Server::start_at("127.0.0.1:0", db, options)
@@ -53,12 +73,19 @@ impl Server {
             .arg(db)
             .args(options)
             .envs(env.iter().map(|(k, v)| (k.to_string(), v.to_string())))
-            .stdout(Stdio::piped())
-            .stderr(if std::env::var_os("TAKHTE_TEST_LOG").is_some() {
-                Stdio::inherit()
-            } else {
-                Stdio::null()
-            });
+            .stdout(Stdio::piped());
+        let log = if std::env::var_os("TAKHTE_TEST_LOG").is_some() {
+            cmd.stderr(Stdio::inherit());
+            None
+        } else {
+            let path = std::env::temp_dir().join(format!(
+                "takhte-server-{}-{:016x}.log",
+                std::process::id(),
+                rand::random::<u64>()
+            ));
+            cmd.stderr(Stdio::from(std::fs::File::create(&path).unwrap()));
+            Some(path)
+        };
         let mut child = cmd.spawn().expect("the server starts");
         let stdout = child.stdout.take().expect("stdout");
         let mut line = String::new();
@@ -79,7 +106,73 @@ impl Server {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
+            log,
+            _dir: None,
         }
+    }
+
+    /// What the server wrote on its standard error so far (empty with `TAKHTE_TEST_LOG`).
+    pub fn stderr(&self) -> String {
+        self.log
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .unwrap_or_default()
+    }
+
+    /// Sockets the server process holds open (listening one included). A check that cannot
+    /// read them fails: it must not pass by seeing none.
+    pub fn sockets(&self) -> usize {
+        let dir = std::fs::read_dir(format!("/proc/{}/fd", self.pid()))
+            .expect("the server's open files can be read (/proc)");
+        let n = dir
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                std::fs::read_link(e.path())
+                    .map(|l| l.to_string_lossy().starts_with("socket:"))
+                    .unwrap_or(false)
+            })
+            .count();
+        assert!(n >= 1, "the server holds at least its listening socket");
+        n
+    }
+
+    /// The server's peak resident memory, in MB. A check that cannot read it fails.
+    pub fn peak_mb(&self) -> u64 {
+        let s = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
+            .expect("the server's memory can be read (/proc)");
+        let kb = s
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .expect("/proc/PID/status has VmHWM");
+        assert!(kb > 0, "a server uses some memory");
+        kb / 1024
+    }
+
+    /// The server still serves and never panicked: [`Server::serves`], and no panic in its
+    /// log.
+    pub fn healthy(&mut self) {
+        self.serves();
+        let log = self.stderr();
+        assert!(!log.contains("panicked"), "the server panicked:\n{log}");
+    }
+
+    /// The server still serves: alive, and a game is created.
+    pub fn serves(&mut self) {
+        assert!(
+            self.child.try_wait().unwrap().is_none(),
+            "the server process ended; stderr:\n{}",
+            self.stderr()
+        );
+        let mut c = Raw::hello(&self.addr, "Health");
+        let r = c.reply(&ClientMsg::Create {
+            settings: settings(GameKind::Chess, None),
+        });
+        assert!(
+            r.iter().any(|m| matches!(m, ServerMsg::State { .. })),
+            "a new game can be created: {r:?}"
+        );
     }
 
     /// Whether the process has ended (killed, or aborted by a fault).
@@ -152,6 +245,9 @@ impl Drop for Server {
             .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(p) = &self.log {
+            let _ = std::fs::remove_file(p);
+        }
     }
 }
 
@@ -324,11 +420,26 @@ impl Drop for Balancer {
 
 /// A raw protocol client: sends and reads JSON text.
 pub struct Raw {
-    ws: tungstenite::WebSocket<TcpStream>,
+    /// The WebSocket itself (a probe may write to it by hand).
+    pub ws: tungstenite::WebSocket<TcpStream>,
     /// Every text received, in order.
     pub seen: Vec<String>,
     /// The token it greeted with.
     pub token: String,
+    /// The last ping's number.
+    nonce: u64,
+}
+
+/// What a read gave.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Next {
+    /// A message.
+    Msg(ServerMsg),
+    /// The connection closed (a close frame, an error or end of stream).
+    Closed,
+    /// Nothing within the time.
+    Silent,
 }
 
 impl Raw {
@@ -353,6 +464,7 @@ impl Raw {
             ws,
             seen: Vec::new(),
             token: token::generate(),
+            nonce: 1_000_000,
         }
     }
 
@@ -389,19 +501,124 @@ impl Raw {
         let _ = self.ws.send(tungstenite::Message::text(t));
     }
 
+    /// Sends a binary frame.
+    pub fn send_binary(&mut self, b: Vec<u8>) {
+        let _ = self.ws.send(tungstenite::Message::Binary(b.into()));
+    }
+
+    /// A text frame with any bytes (invalid UTF-8 too).
+    pub fn send_raw_text_frame(&mut self, bytes: Vec<u8>) {
+        use tungstenite::protocol::frame::coding::{Data, OpCode};
+        use tungstenite::protocol::frame::Frame;
+        let _ = self.ws.send(tungstenite::Message::Frame(Frame::message(
+            bytes,
+            OpCode::Data(Data::Text),
+            true,
+        )));
+    }
+
     /// The next message (None: closed or nothing within 30 s).
     pub fn recv(&mut self) -> Option<ServerMsg> {
+        match self.next(Duration::from_secs(30)) {
+            Next::Msg(m) => Some(m),
+            Next::Closed | Next::Silent => None,
+        }
+    }
+
+    /// What the next read gives within `within`.
+    pub fn next(&mut self, within: Duration) -> Next {
+        let _ = self.ws.get_ref().set_read_timeout(Some(within));
         loop {
             match self.ws.read() {
                 Ok(tungstenite::Message::Text(t)) => {
                     self.seen.push(t.to_string());
-                    return Some(
-                        serde_json::from_str(t.as_str()).expect("the server's JSON reads"),
-                    );
+                    let m: ServerMsg = serde_json::from_str(t.as_str())
+                        .unwrap_or_else(|e| panic!("the server's JSON does not read ({e}): {t}"));
+                    return Next::Msg(m);
                 }
-                Ok(tungstenite::Message::Close(_)) => return None,
+                Ok(tungstenite::Message::Close(_)) => return Next::Closed,
                 Ok(_) => continue,
-                Err(_) => return None,
+                Err(tungstenite::Error::Io(e))
+                    if e.kind() == std::io::ErrorKind::WouldBlock
+                        || e.kind() == std::io::ErrorKind::TimedOut =>
+                {
+                    return Next::Silent
+                }
+                Err(_) => return Next::Closed,
+            }
+        }
+    }
+
+    /// Everything the server sends up to the pong of a ping sent right after: the answer to
+    /// what was just sent (the server handles a connection's messages in order).
+    pub fn flush(&mut self) -> Vec<ServerMsg> {
+        self.nonce += 1;
+        let n = self.nonce;
+        self.send(&ClientMsg::Ping { nonce: n });
+        let mut out = Vec::new();
+        loop {
+            match self.next(Duration::from_secs(60)) {
+                Next::Msg(ServerMsg::Pong { nonce, .. }) if nonce == n => return out,
+                Next::Msg(m) => out.push(m),
+                other => panic!("{other:?} while waiting for pong {n}; got {out:?}"),
+            }
+        }
+    }
+
+    /// Sends `m` and returns the server's answer to it ([`Raw::flush`]).
+    pub fn reply(&mut self, m: &ClientMsg) -> Vec<ServerMsg> {
+        self.send(m);
+        self.flush()
+    }
+
+    /// Sends raw text and returns the answer.
+    pub fn reply_text(&mut self, t: &str) -> Vec<ServerMsg> {
+        self.send_text(t);
+        self.flush()
+    }
+
+    /// The error of a reply (exactly one expected).
+    pub fn error_of(&mut self, m: &ClientMsg) -> ErrorCode {
+        let r = self.reply(m);
+        let errors: Vec<ErrorCode> = r
+            .iter()
+            .filter_map(|x| match x {
+                ServerMsg::Error { error, .. } => Some(*error),
+                _ => None,
+            })
+            .collect();
+        match errors[..] {
+            [e] => e,
+            _ => panic!("{m:?}: expected one error, got {r:?}"),
+        }
+    }
+
+    /// The state a reply brings.
+    pub fn state_of(&mut self, m: &ClientMsg) -> GameState {
+        let r = self.reply(m);
+        r.into_iter()
+            .find_map(|m| match m {
+                ServerMsg::State { state } => Some(state),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{m:?}: no state"))
+    }
+
+    /// The game as this player sees it.
+    pub fn look(&mut self, code: &str) -> GameState {
+        self.state_of(&ClientMsg::Open {
+            code: code.into(),
+            since: None,
+        })
+    }
+
+    /// Reads until a Bye (or close): the reason, or None when closed without one.
+    pub fn bye(&mut self) -> Option<CloseReason> {
+        loop {
+            match self.next(Duration::from_secs(30)) {
+                Next::Msg(ServerMsg::Bye { reason, .. }) => return Some(reason),
+                Next::Msg(_) => {}
+                Next::Closed | Next::Silent => return None,
             }
         }
     }
@@ -616,4 +833,64 @@ pub fn record_pg(db: &str, code: &str) -> takhte_server::game::GameRecord {
             .unwrap();
         serde_json::from_str(row.get::<_, &str>(0)).unwrap()
     })
+}
+
+/// The one error of a reply, if it is only that.
+pub fn only_error(r: &[ServerMsg]) -> Option<ErrorCode> {
+    match r {
+        [ServerMsg::Error { error, .. }] => Some(*error),
+        _ => None,
+    }
+}
+
+/// The events of a reply.
+pub fn events(r: &[ServerMsg]) -> Vec<GameEvent> {
+    r.iter()
+        .filter_map(|m| match m {
+            ServerMsg::Event { event, .. } => Some(event.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A move of game `code` at `ply`.
+pub fn mv(code: &str, ply: u32, m: &str) -> ClientMsg {
+    ClientMsg::Move {
+        code: code.into(),
+        ply,
+        mv: m.into(),
+    }
+}
+
+/// A started game: White created it with `s`, Black joined. (white, black, code)
+pub fn table(addr: &str, s: GameSettings) -> (Raw, Raw, String) {
+    let mut w = Raw::hello(addr, "White");
+    let code = w.state_of(&ClientMsg::Create { settings: s }).code;
+    let mut b = Raw::hello(addr, "Black");
+    let st = b.state_of(&ClientMsg::Join { code: code.clone() });
+    assert_eq!(st.you, Some(takhte_rules::Side::Black));
+    w.flush();
+    (w, b, code)
+}
+
+/// Settings of a public game that spectators may watch (an audience game if `audience`).
+pub fn watched(kind: GameKind, clock: Option<ClockSpec>, audience: bool) -> GameSettings {
+    GameSettings {
+        kind,
+        clock,
+        colour: ColourChoice::White,
+        public: true,
+        position: None,
+        spectators: true,
+        audience,
+    }
+}
+
+/// The refusals two bots were given (but for being too fast).
+pub fn refusals<'a>(reports: &[&'a BotReport]) -> Vec<&'a String> {
+    reports
+        .iter()
+        .flat_map(|r| r.errors.iter())
+        .filter(|e| !e.starts_with("RateLimited"))
+        .collect()
 }
