@@ -78,31 +78,11 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         }
         let _ = sink.close().await;
     });
-
-    if !hub.available() {
-        bye(
-            &conn,
-            CloseReason::Shutdown,
-            "the server is reconnecting to its message bus; try again in a moment".to_string(),
-        );
+    if !admit(&hub, &conn, ip) {
         drop(conn);
         let _ = writer.await;
         return;
     }
-    if !hub.connect_ip(ip) {
-        bye(
-            &conn,
-            CloseReason::TooManyConnections,
-            format!(
-                "this address has {} connections already",
-                hub.config.max_conns_per_ip
-            ),
-        );
-        drop(conn);
-        let _ = writer.await;
-        return;
-    }
-
     let mut state = Conn {
         hub: Arc::clone(&hub),
         conn: conn.clone(),
@@ -117,90 +97,7 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         },
         renames: std::collections::VecDeque::new(),
     };
-    let started = Instant::now();
-    let idle = Duration::from_millis(hub.config.idle_ms);
-    let mut last_heard = Instant::now();
-    loop {
-        let wait = if state.actor.is_none() {
-            HELLO_WITHIN.saturating_sub(started.elapsed())
-        } else {
-            idle.saturating_sub(last_heard.elapsed())
-        };
-        tokio::select! {
-            msg = stream.next() => {
-                let msg = match msg {
-                    Some(Ok(m)) => m,
-                    Some(Err(e)) => {
-                        // Past the WebSocket library's own limit: still told why.
-                        if is_too_long(e) {
-                            bye(&conn, CloseReason::TooLarge, format!(
-                                "a message may have at most {MAX_MESSAGE_BYTES} bytes"));
-                        }
-                        break;
-                    }
-                    None => break,
-                };
-                last_heard = Instant::now();
-                let text = match msg {
-                    Message::Text(t) => t.to_string(),
-                    Message::Binary(b) if b.len() > MAX_MESSAGE_BYTES => {
-                        bye(&conn, CloseReason::TooLarge, format!(
-                            "a message may have at most {MAX_MESSAGE_BYTES} bytes, this one had {}", b.len()));
-                        break;
-                    }
-                    Message::Binary(_) => {
-                        if state.refuse_bad(ErrorCode::BadMessage, "messages are JSON text") {
-                            break;
-                        }
-                        continue;
-                    }
-                    Message::Close(_) => break,
-                    _ => continue,
-                };
-                if text.len() > MAX_MESSAGE_BYTES {
-                    bye(&conn, CloseReason::TooLarge, format!(
-                        "a message may have at most {MAX_MESSAGE_BYTES} bytes, this one had {}", text.len()));
-                    break;
-                }
-                if !state.limiter.take() {
-                    if state.limiter.tokens < -MAX_DEBT {
-                        bye(&conn, CloseReason::RateLimited, "far too many messages".to_string());
-                        break;
-                    }
-                    conn.send_msg(&error(ErrorCode::RateLimited, "too many messages; slow down", None));
-                    continue;
-                }
-                // A panic in one request (a bug) is kept to that request: the client is told,
-                // the connection and every other go on.
-                let handled = std::panic::AssertUnwindSafe(state.handle(&text));
-                match futures_util::FutureExt::catch_unwind(handled).await {
-                    Ok(true) => break,
-                    Ok(false) => {}
-                    Err(_) => {
-                        crate::log!("a request failed inside the server (a panic); the connection goes on");
-                        conn.send_msg(&error(
-                            ErrorCode::Internal,
-                            "the server failed on this request; nothing was changed, try again",
-                            None,
-                        ));
-                    }
-                }
-            }
-            _ = conn.kill.notified() => break,
-            _ = hub.kick_all.notified() => {
-                bye(&conn, CloseReason::Shutdown, "the server lost its message bus; reconnect in a moment".to_string());
-                break;
-            }
-            _ = tokio::time::sleep(wait) => {
-                bye(&conn, CloseReason::Idle, if state.actor.is_none() {
-                    "no hello in time".to_string()
-                } else {
-                    "nothing heard for too long".to_string()
-                });
-                break;
-            }
-        }
-    }
+    state.serve(&mut stream).await;
     let codes: Vec<String> = state.open.iter().cloned().collect();
     hub.gone(conn.id, &codes).await;
     hub.disconnect_ip(ip);
@@ -214,6 +111,39 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         while let Some(Ok(_)) = stream.next().await {}
     })
     .await;
+}
+
+/// Whether a new connection is served: not while the cluster's bus is down, nor past its
+/// address's limit (it is told why).
+fn admit(hub: &Hub, conn: &ConnHandle, ip: IpAddr) -> bool {
+    if !hub.available() {
+        bye(
+            conn,
+            CloseReason::Shutdown,
+            "the server is reconnecting to its message bus; try again in a moment".to_string(),
+        );
+        return false;
+    }
+    if !hub.connect_ip(ip) {
+        bye(
+            conn,
+            CloseReason::TooManyConnections,
+            format!(
+                "this address has {} connections already",
+                hub.config.max_conns_per_ip
+            ),
+        );
+        return false;
+    }
+    true
+}
+
+/// What to do after a frame.
+enum Flow {
+    /// Read the next.
+    Next,
+    /// Close the connection.
+    Close,
 }
 
 /// How long a closing connection's last incoming messages are read and dropped.
@@ -239,6 +169,129 @@ const MAX_RENAMES: usize = 5;
 const RENAME_WINDOW: Duration = Duration::from_secs(60);
 
 impl Conn {
+    /// Reads and answers the connection's messages until it must close: a close, an error,
+    /// a limit, silence, or the server's own reason.
+    async fn serve(&mut self, stream: &mut futures_util::stream::SplitStream<WebSocket>) {
+        let hub = Arc::clone(&self.hub);
+        let started = Instant::now();
+        let idle = Duration::from_millis(hub.config.idle_ms);
+        let mut last_heard = Instant::now();
+        loop {
+            let wait = if self.actor.is_none() {
+                HELLO_WITHIN.saturating_sub(started.elapsed())
+            } else {
+                idle.saturating_sub(last_heard.elapsed())
+            };
+            tokio::select! {
+                msg = stream.next() => {
+                    last_heard = Instant::now();
+                    if let Flow::Close = self.frame(msg).await {
+                        return;
+                    }
+                }
+                _ = self.conn.kill.notified() => return,
+                _ = hub.kick_all.notified() => {
+                    bye(&self.conn, CloseReason::Shutdown, "the server lost its message bus; reconnect in a moment".to_string());
+                    return;
+                }
+                _ = tokio::time::sleep(wait) => {
+                    bye(&self.conn, CloseReason::Idle, if self.actor.is_none() {
+                        "no hello in time".to_string()
+                    } else {
+                        "nothing heard for too long".to_string()
+                    });
+                    return;
+                }
+            }
+        }
+    }
+
+    /// One frame read (or the end of the stream): its limits checked, then handled.
+    async fn frame(&mut self, msg: Option<Result<Message, axum::Error>>) -> Flow {
+        let msg = match msg {
+            Some(Ok(m)) => m,
+            Some(Err(e)) => {
+                // Past the WebSocket library's own limit: still told why.
+                if is_too_long(e) {
+                    bye(
+                        &self.conn,
+                        CloseReason::TooLarge,
+                        format!("a message may have at most {MAX_MESSAGE_BYTES} bytes"),
+                    );
+                }
+                return Flow::Close;
+            }
+            None => return Flow::Close,
+        };
+        let text = match msg {
+            Message::Text(t) => t.to_string(),
+            Message::Binary(b) if b.len() > MAX_MESSAGE_BYTES => {
+                bye(
+                    &self.conn,
+                    CloseReason::TooLarge,
+                    format!(
+                        "a message may have at most {MAX_MESSAGE_BYTES} bytes, this one had {}",
+                        b.len()
+                    ),
+                );
+                return Flow::Close;
+            }
+            Message::Binary(_) => {
+                return if self.refuse_bad(ErrorCode::BadMessage, "messages are JSON text") {
+                    Flow::Close
+                } else {
+                    Flow::Next
+                };
+            }
+            Message::Close(_) => return Flow::Close,
+            _ => return Flow::Next,
+        };
+        if text.len() > MAX_MESSAGE_BYTES {
+            bye(
+                &self.conn,
+                CloseReason::TooLarge,
+                format!(
+                    "a message may have at most {MAX_MESSAGE_BYTES} bytes, this one had {}",
+                    text.len()
+                ),
+            );
+            return Flow::Close;
+        }
+        if !self.limiter.take() {
+            if self.limiter.tokens < -MAX_DEBT {
+                bye(
+                    &self.conn,
+                    CloseReason::RateLimited,
+                    "far too many messages".to_string(),
+                );
+                return Flow::Close;
+            }
+            self.conn.send_msg(&error(
+                ErrorCode::RateLimited,
+                "too many messages; slow down",
+                None,
+            ));
+            return Flow::Next;
+        }
+        // A panic in one request (a bug) is kept to that request: the client is told, the
+        // connection and every other go on.
+        let conn = self.conn.clone();
+        let handled = std::panic::AssertUnwindSafe(self.handle(&text));
+        match futures_util::FutureExt::catch_unwind(handled).await {
+            Ok(true) => Flow::Close,
+            Ok(false) => Flow::Next,
+            Err(_) => {
+                crate::log!("a request failed inside the server (a panic); the connection goes on");
+                conn.send_msg(&error(
+                    ErrorCode::Internal,
+                    "the server failed on this request; nothing was changed, try again",
+                    None,
+                ));
+                Flow::Next
+            }
+        }
+    }
+
     /// Refuses a malformed message; true when the connection must close.
     fn refuse_bad(&mut self, code: ErrorCode, message: impl Into<String>) -> bool {
         self.bad += 1;
@@ -260,61 +313,75 @@ impl Conn {
 
     /// Handles one message; true when the connection must close.
     async fn handle(&mut self, text: &str) -> bool {
+        let msg = match self.parse(text) {
+            Ok(m) => m,
+            Err(close) => return close,
+        };
+        match self.actor.clone() {
+            None => self.hello(msg),
+            Some(actor) => self.request(actor, msg).await,
+        }
+    }
+
+    /// Reads a message; a malformed one is refused (`Err`: whether to close).
+    fn parse(&mut self, text: &str) -> Result<ClientMsg, bool> {
         let value: serde_json::Value = match serde_json::from_str(text) {
             Ok(v) => v,
-            Err(e) => return self.refuse_bad(ErrorCode::BadMessage, format!("not JSON: {e}")),
+            Err(e) => return Err(self.refuse_bad(ErrorCode::BadMessage, format!("not JSON: {e}"))),
         };
         let ty = value.get("type").and_then(|t| t.as_str());
         match ty {
             None => {
-                return self.refuse_bad(
+                return Err(self.refuse_bad(
                     ErrorCode::BadMessage,
                     "a message is a JSON object with a \"type\"",
-                )
+                ))
             }
             Some(t) if !ClientMsg::TYPES.contains(&t) => {
-                return self.refuse_bad(ErrorCode::UnknownType, format!("unknown type '{t}'"))
+                return Err(self.refuse_bad(ErrorCode::UnknownType, format!("unknown type '{t}'")))
             }
             _ => {}
         }
-        let msg: ClientMsg = match serde_json::from_value(value) {
-            Ok(m) => m,
-            Err(e) => return self.refuse_bad(ErrorCode::BadMessage, e.to_string()),
+        serde_json::from_value(value)
+            .map_err(|e| self.refuse_bad(ErrorCode::BadMessage, e.to_string()))
+    }
+
+    /// The first message, which must be `hello`; true when the connection must close.
+    fn hello(&mut self, msg: ClientMsg) -> bool {
+        let ClientMsg::Hello {
+            protocol,
+            token: tok,
+            name,
+        } = msg
+        else {
+            return self.refuse_bad(ErrorCode::HelloFirst, "say hello first");
         };
-        let Some(actor) = self.actor.clone() else {
-            let ClientMsg::Hello {
-                protocol,
-                token: tok,
-                name,
-            } = msg
-            else {
-                return self.refuse_bad(ErrorCode::HelloFirst, "say hello first");
-            };
-            if protocol != PROTOCOL_VERSION {
-                bye(
-                    &self.conn,
-                    CloseReason::Protocol,
-                    format!(
-                        "this server speaks protocol {PROTOCOL_VERSION}, the client {protocol}"
-                    ),
-                );
-                return true;
-            }
-            if !token::is_valid(&tok) {
-                return self.refuse_bad(ErrorCode::BadToken, "a token is 32 hex digits");
-            }
-            let name = clean_name(&name);
-            self.actor = Some(Actor {
-                token_hash: token_hash(&tok),
-                name: name.clone(),
-            });
-            self.conn.send_msg(&ServerMsg::Welcome {
-                protocol: PROTOCOL_VERSION,
-                name,
-                claim_after_ms: self.hub.config.claim_after_ms,
-            });
-            return false;
-        };
+        if protocol != PROTOCOL_VERSION {
+            bye(
+                &self.conn,
+                CloseReason::Protocol,
+                format!("this server speaks protocol {PROTOCOL_VERSION}, the client {protocol}"),
+            );
+            return true;
+        }
+        if !token::is_valid(&tok) {
+            return self.refuse_bad(ErrorCode::BadToken, "a token is 32 hex digits");
+        }
+        let name = clean_name(&name);
+        self.actor = Some(Actor {
+            token_hash: token_hash(&tok),
+            name: name.clone(),
+        });
+        self.conn.send_msg(&ServerMsg::Welcome {
+            protocol: PROTOCOL_VERSION,
+            name,
+            claim_after_ms: self.hub.config.claim_after_ms,
+        });
+        false
+    }
+
+    /// A request of a greeted client; true when the connection must close.
+    async fn request(&mut self, actor: Actor, msg: ClientMsg) -> bool {
         let game = msg.code().map(String::from);
         let result = match msg {
             ClientMsg::Hello { .. } => {
@@ -368,29 +435,7 @@ impl Conn {
                 Err(e) => Err(e),
             },
             ClientMsg::SetName { name } => {
-                let now = Instant::now();
-                while self
-                    .renames
-                    .front()
-                    .is_some_and(|t| now.duration_since(*t) > RENAME_WINDOW)
-                {
-                    self.renames.pop_front();
-                }
-                if self.renames.len() >= MAX_RENAMES {
-                    self.conn.send_msg(&error(
-                        ErrorCode::RateLimited,
-                        format!("at most {MAX_RENAMES} name changes a minute; the name stays"),
-                        None,
-                    ));
-                    return false;
-                }
-                self.renames.push_back(now);
-                let name = clean_name(&name);
-                if let Some(a) = self.actor.as_mut() {
-                    a.name = name;
-                }
-                let actor = self.actor.clone().expect("greeted");
-                self.hub.rename(&actor).await;
+                self.set_name(&name).await;
                 Ok(())
             }
             ClientMsg::Move { code, ply, mv } => {
@@ -437,6 +482,33 @@ impl Conn {
             self.refused(r, game.as_deref());
         }
         false
+    }
+
+    /// Renames the player (at most [`MAX_RENAMES`] a minute): in every game of theirs.
+    async fn set_name(&mut self, name: &str) {
+        let now = Instant::now();
+        while self
+            .renames
+            .front()
+            .is_some_and(|t| now.duration_since(*t) > RENAME_WINDOW)
+        {
+            self.renames.pop_front();
+        }
+        if self.renames.len() >= MAX_RENAMES {
+            self.conn.send_msg(&error(
+                ErrorCode::RateLimited,
+                format!("at most {MAX_RENAMES} name changes a minute; the name stays"),
+                None,
+            ));
+            return;
+        }
+        self.renames.push_back(now);
+        let name = clean_name(name);
+        if let Some(a) = self.actor.as_mut() {
+            a.name = name;
+        }
+        let actor = self.actor.clone().expect("greeted");
+        self.hub.rename(&actor).await;
     }
 }
 
