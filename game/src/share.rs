@@ -225,26 +225,7 @@ impl std::error::Error for ImportError {}
 /// Reads a game: PGN of chess (tags, SAN, comments, variations and annotations skipped), or
 /// the record of another game as [`export`] writes it.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut body = String::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if let Some(inner) = t.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
-            if let Some((name, value)) = inner.split_once(' ') {
-                let value = value.trim();
-                let value = value.strip_prefix('"').unwrap_or(value);
-                let value = value.strip_suffix('"').unwrap_or(value);
-                let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
-                tags.push((name.to_string(), value));
-            }
-            continue;
-        }
-        if t.starts_with('%') {
-            continue;
-        }
-        body.push_str(line);
-        body.push('\n');
-    }
+    let (tags, body) = tags_and_body(text);
     let get = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
     let kind = match get("Variant").as_deref() {
         None | Some("Standard") | Some("Chess") | Some("chess") => GameKind::Chess,
@@ -273,105 +254,9 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             .playable()
             .map_err(|e| ImportError::Position(e.to_string()))?;
     }
-    let mut number = first_number(&game);
-    // The movetext without comments, variations and annotation glyphs.
-    let mut clean = String::new();
-    let mut depth = 0;
-    let mut in_comment = false;
-    let mut line_comment = false;
-    for c in body.chars() {
-        match c {
-            '\n' if line_comment => {
-                line_comment = false;
-                clean.push(' ');
-            }
-            _ if line_comment => {}
-            '{' => in_comment = true,
-            '}' => in_comment = false,
-            _ if in_comment => {}
-            // A comment to the end of the line.
-            ';' => line_comment = true,
-            '(' => depth += 1,
-            // A stray closing parenthesis closes nothing.
-            ')' => depth = (depth - 1).max(0),
-            _ if depth > 0 => {}
-            _ => clean.push(c),
-        }
-    }
-    if in_comment || depth > 0 {
-        return Err(ImportError::Unclosed);
-    }
-    let mut moves = Vec::new();
+    let clean = movetext(&body)?;
     let mut result_word = get("Result");
-    for word in clean.split_whitespace() {
-        if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
-            result_word = Some(word.to_string());
-            continue;
-        }
-        if word.starts_with('$') {
-            continue;
-        }
-        // A move number: "12." or "12..." (alone or glued to the move); a dice face "3:"
-        // is part of the move.
-        let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let word = if digits > 0 && word[digits..].starts_with('.') {
-            word[digits..].trim_start_matches('.')
-        } else {
-            word
-        };
-        let word = word.trim_end_matches(['!', '?']);
-        // Castling written with zeros, as some programs do.
-        let castle;
-        let word = if matches!(&game, AnyGame::Chess(_)) && word.starts_with("0-0") {
-            castle = word.replace('0', "O");
-            castle.as_str()
-        } else {
-            word
-        };
-        if word.is_empty() {
-            continue;
-        }
-        let index = moves.len() + 1;
-        if index > MAX_IMPORT_MOVES {
-            return Err(ImportError::TooLong);
-        }
-        let mover = game.side_to_move();
-        let numbered = match mover {
-            Side::White => format!("{number}. {word}"),
-            Side::Black => format!("{number}... {word}"),
-        };
-        let mv = match &game {
-            AnyGame::Chess(l) => l
-                .position()
-                .parse_san(word)
-                .or_else(|san| {
-                    // Coordinates (e2e4) as some programs write them; a text that is not even
-                    // that is explained as the standard notation it was written in.
-                    chess::parse_uci(l.position().board(), word).map_err(|uci| match uci {
-                        MoveError::Malformed(_) => san,
-                        other => other,
-                    })
-                })
-                .map(takhte_rules::AnyMove::Chess),
-            other => other.parse_move(word),
-        }
-        .map_err(|e| ImportError::Move {
-            index,
-            numbered: numbered.clone(),
-            text: word.to_string(),
-            reason: e.to_string(),
-        })?;
-        moves.push(game.move_to_text(&mv));
-        game.play(&mv).map_err(|e| ImportError::Move {
-            index,
-            numbered,
-            text: word.to_string(),
-            reason: e.to_string(),
-        })?;
-        if mover == Side::Black {
-            number = number.saturating_add(1);
-        }
-    }
+    let moves = read_moves(&mut game, &clean, &mut result_word)?;
     if moves.is_empty() && tags.is_empty() {
         return Err(ImportError::Empty);
     }
@@ -400,6 +285,148 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             black: get("Black").unwrap_or_else(|| "?".into()),
         },
     })
+}
+
+/// The tags of a game's text (name, value unquoted) and the rest, its movetext.
+fn tags_and_body(text: &str) -> (Vec<(String, String)>, String) {
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut body = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(inner) = t.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+            if let Some((name, value)) = inner.split_once(' ') {
+                let value = value.trim();
+                let value = value.strip_prefix('"').unwrap_or(value);
+                let value = value.strip_suffix('"').unwrap_or(value);
+                let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
+                tags.push((name.to_string(), value));
+            }
+            continue;
+        }
+        if t.starts_with('%') {
+            continue;
+        }
+        body.push_str(line);
+        body.push('\n');
+    }
+    (tags, body)
+}
+
+/// The movetext without comments, variations and annotation glyphs; an unclosed comment or
+/// variation is refused (it would read as a shorter game).
+fn movetext(body: &str) -> Result<String, ImportError> {
+    let mut clean = String::new();
+    let mut depth = 0;
+    let mut in_comment = false;
+    let mut line_comment = false;
+    for c in body.chars() {
+        match c {
+            '\n' if line_comment => {
+                line_comment = false;
+                clean.push(' ');
+            }
+            _ if line_comment => {}
+            '{' => in_comment = true,
+            '}' => in_comment = false,
+            _ if in_comment => {}
+            // A comment to the end of the line.
+            ';' => line_comment = true,
+            '(' => depth += 1,
+            // A stray closing parenthesis closes nothing.
+            ')' => depth = (depth - 1).max(0),
+            _ if depth > 0 => {}
+            _ => clean.push(c),
+        }
+    }
+    if in_comment || depth > 0 {
+        return Err(ImportError::Unclosed);
+    }
+    Ok(clean)
+}
+
+/// Plays the moves of a clean movetext on `game`; their machine texts. A result word in it
+/// is put in `result_word`.
+fn read_moves(
+    game: &mut AnyGame,
+    clean: &str,
+    result_word: &mut Option<String>,
+) -> Result<Vec<String>, ImportError> {
+    let mut number = first_number(game);
+    let mut moves = Vec::new();
+    for word in clean.split_whitespace() {
+        if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            *result_word = Some(word.to_string());
+            continue;
+        }
+        if word.starts_with('$') {
+            continue;
+        }
+        let Some(word) = move_word(game, word) else {
+            continue;
+        };
+        let index = moves.len() + 1;
+        if index > MAX_IMPORT_MOVES {
+            return Err(ImportError::TooLong);
+        }
+        let mover = game.side_to_move();
+        let numbered = match mover {
+            Side::White => format!("{number}. {word}"),
+            Side::Black => format!("{number}... {word}"),
+        };
+        let refused = |e: MoveError| ImportError::Move {
+            index,
+            numbered: numbered.clone(),
+            text: word.clone(),
+            reason: e.to_string(),
+        };
+        let mv = parse_word(game, &word).map_err(refused)?;
+        moves.push(game.move_to_text(&mv));
+        game.play(&mv).map_err(refused)?;
+        if mover == Side::Black {
+            number = number.saturating_add(1);
+        }
+    }
+    Ok(moves)
+}
+
+/// A word of the movetext as a move text: without its move number ("12." or "12...", alone or
+/// glued to the move; a dice face "3:" is part of the move) and annotation marks, castling
+/// with zeros read as with letters. `None` for a word that is only a number.
+fn move_word(game: &AnyGame, word: &str) -> Option<String> {
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let word = if digits > 0 && word[digits..].starts_with('.') {
+        word[digits..].trim_start_matches('.')
+    } else {
+        word
+    };
+    let word = word.trim_end_matches(['!', '?']);
+    if word.is_empty() {
+        return None;
+    }
+    // Castling written with zeros, as some programs do.
+    if matches!(game, AnyGame::Chess(_)) && word.starts_with("0-0") {
+        return Some(word.replace('0', "O"));
+    }
+    Some(word.to_string())
+}
+
+/// A move of the game: chess in standard notation, or coordinates (e2e4) as some programs
+/// write them (a text that is not even that is explained as the standard notation it was
+/// written in); the other games in their machine notation.
+fn parse_word(game: &AnyGame, word: &str) -> Result<takhte_rules::AnyMove, MoveError> {
+    match game {
+        AnyGame::Chess(l) => l
+            .position()
+            .parse_san(word)
+            .or_else(|san| {
+                chess::parse_uci(l.position().board(), word).map_err(|uci| match uci {
+                    MoveError::Malformed(_) => san,
+                    other => other,
+                })
+            })
+            .map(takhte_rules::AnyMove::Chess),
+        other => other.parse_move(word),
+    }
 }
 
 /// The session of an imported game, at its last move.
