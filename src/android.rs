@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// What the system back button does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackAction {
-    /// Go to this screen.
+    /// Go to this screen (by its name, [`crate::ui::Screen::name`]).
     GoTo(&'static str),
     /// On the home screen: ask before leaving the app.
     AskToLeave,
@@ -22,19 +22,21 @@ pub enum BackAction {
 ///
 /// ```
 /// use takhte::android::{back_action, BackAction};
-/// assert_eq!(back_action("game", false), BackAction::GoTo("home"));
-/// assert_eq!(back_action("home", false), BackAction::AskToLeave);
-/// assert_eq!(back_action("home", true), BackAction::CloseDialog);
-/// assert_eq!(back_action("import", false), BackAction::GoTo("saved"));
+/// use takhte::ui::Screen;
+/// assert_eq!(back_action(Screen::Game, false), BackAction::GoTo("home"));
+/// assert_eq!(back_action(Screen::Home, false), BackAction::AskToLeave);
+/// assert_eq!(back_action(Screen::Home, true), BackAction::CloseDialog);
+/// assert_eq!(back_action(Screen::Import, false), BackAction::GoTo("saved"));
 /// ```
-pub fn back_action(screen: &str, dialog_open: bool) -> BackAction {
+pub fn back_action(screen: crate::ui::Screen, dialog_open: bool) -> BackAction {
+    use crate::ui::Screen;
     if dialog_open {
         return BackAction::CloseDialog;
     }
     match screen {
-        "home" | "" => BackAction::AskToLeave,
-        "import" => BackAction::GoTo("saved"),
-        _ => BackAction::GoTo("home"),
+        Screen::Home => BackAction::AskToLeave,
+        Screen::Import => BackAction::GoTo(Screen::Saved.name()),
+        _ => BackAction::GoTo(Screen::Home.name()),
     }
 }
 

@@ -11,7 +11,7 @@ mod common;
 use common::*;
 use i_slint_backend_testing::ElementHandle;
 use slint::ComponentHandle;
-use takhte::ui::{App, TakhteApp};
+use takhte::ui::{BoardProps, OnlineBoardProps, OnlineProps, TakhteApp};
 
 /// Lets both apps take in what the network brought until `done` (or fails after 15 s).
 fn until(apps: &[&TakhteApp], what: &str, mut done: impl FnMut() -> bool) {
@@ -52,12 +52,16 @@ fn two_apps_play_through_a_server_by_taps() {
     // A creates a private chess game as White.
     press(&a, "Play online with a friend");
     assert_eq!(screen(&a), "online");
-    a.window.global::<App>().set_oc_colour(0);
+    a.window.global::<OnlineProps>().set_oc_colour(0);
     press(&a, "Create a game");
     assert_eq!(screen(&a), "online-create");
     press(&a, "Create");
     until(&[&a], "the waiting room", || screen(&a) == "online-waiting");
-    let code = a.window.global::<App>().get_online_code().to_string();
+    let code = a
+        .window
+        .global::<OnlineProps>()
+        .get_online_code()
+        .to_string();
     assert_eq!(code.len(), 6);
     assert_eq!(
         find(&a, "invite-code").accessible_value().unwrap().as_str(),
@@ -65,7 +69,7 @@ fn two_apps_play_through_a_server_by_taps() {
     );
     assert!(a
         .window
-        .global::<App>()
+        .global::<OnlineProps>()
         .get_online_conn_text()
         .starts_with("Connected"));
 
@@ -87,7 +91,7 @@ fn two_apps_play_through_a_server_by_taps() {
     press(&a, "Copy link");
     assert!(a
         .window
-        .global::<App>()
+        .global::<OnlineProps>()
         .get_invite_note()
         .starts_with("Copied"));
     press(&a, "Send invite…");
@@ -120,10 +124,10 @@ fn two_apps_play_through_a_server_by_taps() {
     until(&[&a, &b], "both boards", || {
         screen(&a) == "game" && screen(&b) == "game"
     });
-    assert!(a.window.global::<App>().get_online());
+    assert!(a.window.global::<OnlineBoardProps>().get_online());
     assert!(a
         .window
-        .global::<App>()
+        .global::<OnlineBoardProps>()
         .get_opponent_line()
         .contains("is here"));
 
@@ -149,11 +153,21 @@ fn two_apps_play_through_a_server_by_taps() {
         ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]
     );
     until(&[&a, &b], "the result", || {
-        a.window.global::<App>().get_game_over() && b.window.global::<App>().get_game_over()
+        a.window.global::<BoardProps>().get_game_over()
+            && b.window.global::<BoardProps>().get_game_over()
     });
-    assert_eq!(a.window.global::<App>().get_result_title(), "You win");
-    assert_eq!(b.window.global::<App>().get_result_title(), "You lose");
-    assert_eq!(a.window.global::<App>().get_result_reason(), "checkmate");
+    assert_eq!(
+        a.window.global::<BoardProps>().get_result_title(),
+        "You win"
+    );
+    assert_eq!(
+        b.window.global::<BoardProps>().get_result_title(),
+        "You lose"
+    );
+    assert_eq!(
+        a.window.global::<BoardProps>().get_result_reason(),
+        "checkmate"
+    );
 
     // A move out of turn by taps does nothing: B's board stays as it is.
     tap(&b, "a7");

@@ -13,7 +13,7 @@ use takhte::game::view::mark;
 use takhte::net::bot::{self, BotConfig, BotRole};
 use takhte::net::protocol::{ColourChoice, GameSettings};
 use takhte::rules::{GameKind, Square};
-use takhte::ui::{App, TakhteApp};
+use takhte::ui::{App, BoardProps, OnlineBoardProps, OnlineProps, TakhteApp};
 
 fn until(app: &TakhteApp, what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -99,11 +99,15 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
     std::thread::sleep(Duration::from_millis(300));
     press(&app, "Live games");
     until(&app, "the live games", || {
-        app.window.global::<App>().get_live_games().row_count() == 1
+        app.window
+            .global::<OnlineProps>()
+            .get_live_games()
+            .row_count()
+            == 1
     });
     let row = app
         .window
-        .global::<App>()
+        .global::<OnlineProps>()
         .get_live_games()
         .row_data(0)
         .unwrap();
@@ -113,7 +117,7 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
     until(&app, "the board", || {
         app.window.global::<App>().get_screen() == "game"
     });
-    assert!(app.window.global::<App>().get_watching());
+    assert!(app.window.global::<OnlineBoardProps>().get_watching());
 
     // Right after a move, suggest one for the side to move by taps: a piece that can move,
     // then one of its targets.
@@ -147,25 +151,30 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
     assert_eq!(moves_now(), before, "a suggestion does not move the pieces");
     // The server's tally comes back: an arrow from the piece to its target, counted once, ours.
     until(&app, "the arrow", || {
-        app.window.global::<App>().get_arrows().row_count() == 1
+        app.window.global::<BoardProps>().get_arrows().row_count() == 1
     });
-    let arrow = app.window.global::<App>().get_arrows().row_data(0).unwrap();
+    let arrow = app
+        .window
+        .global::<BoardProps>()
+        .get_arrows()
+        .row_data(0)
+        .unwrap();
     assert_eq!(arrow.label.as_str(), "1");
     assert!(arrow.own && arrow.strong);
     let v = view();
     assert_eq!((v.arrows[0].from, v.arrows[0].to), (from, to));
     assert!(app
         .window
-        .global::<App>()
+        .global::<OnlineBoardProps>()
         .get_crowd_line()
         .starts_with("Suggested:"));
     // When the real move comes, the arrow goes, and the line compares.
     until(&app, "the real move", || moves_now() > before);
     until(&app, "the comparison", || {
-        app.window.global::<App>().get_arrows().row_count() == 0
+        app.window.global::<BoardProps>().get_arrows().row_count() == 0
             && app
                 .window
-                .global::<App>()
+                .global::<OnlineBoardProps>()
                 .get_crowd_line()
                 .contains("of 1 spectators")
     });

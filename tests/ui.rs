@@ -8,7 +8,7 @@ use common::*;
 use slint::ComponentHandle;
 use takhte::game::view::mark;
 use takhte::rules::{GameKind, Square};
-use takhte::ui::{App, TakhteApp, T};
+use takhte::ui::{App, HomeProps, NewGameProps, SavedProps, TakhteApp, T};
 
 fn moves(app: &TakhteApp) -> Vec<String> {
     app.state
@@ -97,12 +97,14 @@ fn the_app_end_to_end() {
     // The saved minesweeper game is listed and resumes exactly.
     press(&app, "Saved games");
     assert_eq!(screen(&app), "saved");
-    let saved = app.window.global::<App>().get_saved();
+    let saved = app.window.global::<SavedProps>().get_saved();
     use slint::Model;
     assert!(saved.row_count() >= 4, "{} saved games", saved.row_count());
     let first = saved.row_data(0).unwrap();
     assert_eq!(first.title.as_str(), "Minesweeper chess");
-    app.window.global::<App>().invoke_resume(first.id.clone());
+    app.window
+        .global::<SavedProps>()
+        .invoke_resume(first.id.clone());
     assert_eq!(screen(&app), "game");
     assert_eq!(moves(&app), mine_moves);
     assert_eq!(
@@ -134,7 +136,7 @@ fn the_app_end_to_end() {
     // Numbers come in Persian digits.
     assert!(app
         .window
-        .global::<App>()
+        .global::<NewGameProps>()
         .get_level_labels()
         .iter()
         .any(|l| l.as_str() == "۳"));
@@ -182,8 +184,8 @@ fn the_app_end_to_end() {
     assert!(view(&app).clocks.unwrap()[1].running);
     on_lifecycle(&mut app.state.borrow_mut(), Lifecycle::Stop);
     let again = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
-    assert!(again.window.global::<App>().get_has_continue());
-    again.window.global::<App>().invoke_continue_game();
+    assert!(again.window.global::<HomeProps>().get_has_continue());
+    again.window.global::<HomeProps>().invoke_continue_game();
     let c = again.state.borrow();
     let c = c.controller.as_ref().unwrap();
     assert_eq!(c.session().moves(), ["d2d4"]);

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use slint::{ComponentHandle, Model};
-use takhte::ui::{App, TakhteApp};
+use takhte::ui::{BoardProps, HomeProps, NewGameProps, SavedProps, ShareProps, TakhteApp};
 
 /// An app in English on a 400 × 800 window, with its data in a scratch folder.
 fn fresh_app() -> (tempfile::TempDir, TakhteApp) {
@@ -62,9 +62,9 @@ fn a_player_meets_the_app() {
     press(&app, "Home");
 
     // The finished game is not offered to continue; the saved list offers it for review.
-    assert!(!app.window.global::<App>().get_has_continue());
+    assert!(!app.window.global::<HomeProps>().get_has_continue());
     press(&app, "Saved games");
-    let saved = app.window.global::<App>().get_saved();
+    let saved = app.window.global::<SavedProps>().get_saved();
     let first = saved.row_data(0).unwrap();
     assert!(first.finished);
     find(&app, "Review");
@@ -73,16 +73,19 @@ fn a_player_meets_the_app() {
     let before = saved.row_count();
     press(&app, "Delete");
     assert_eq!(
-        app.window.global::<App>().get_confirm_delete(),
+        app.window.global::<SavedProps>().get_confirm_delete(),
         first.id,
         "asked which game"
     );
     press(&app, "Keep it");
-    assert_eq!(app.window.global::<App>().get_saved().row_count(), before);
+    assert_eq!(
+        app.window.global::<SavedProps>().get_saved().row_count(),
+        before
+    );
     press(&app, "Delete");
     press_last_button(&app, "Delete");
     assert_eq!(
-        app.window.global::<App>().get_saved().row_count(),
+        app.window.global::<SavedProps>().get_saved().row_count(),
         before - 1
     );
     app.state.borrow_mut().open("home");
@@ -90,18 +93,18 @@ fn a_player_meets_the_app() {
     // The last new game's choices come back: against the computer, level 5, Black, 10+0.
     press(&app, "Turkish draughts");
     press(&app, "Against the computer");
-    app.window.global::<App>().set_ng_level(5);
-    app.window.global::<App>().set_ng_white(false);
-    app.window.global::<App>().set_ng_time(3);
+    app.window.global::<NewGameProps>().set_ng_level(5);
+    app.window.global::<NewGameProps>().set_ng_white(false);
+    app.window.global::<NewGameProps>().set_ng_time(3);
     press(&app, "Start");
     assert_eq!(screen(&app), "game");
     app.state.borrow_mut().open("home");
     let again = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
     again
         .window
-        .global::<App>()
+        .global::<HomeProps>()
         .invoke_choose_game("chess".into());
-    let g = again.window.global::<App>();
+    let g = again.window.global::<NewGameProps>();
     assert!(g.get_ng_computer());
     assert_eq!(g.get_ng_level(), 5);
     assert!(!g.get_ng_white());
@@ -111,7 +114,7 @@ fn a_player_meets_the_app() {
 #[test]
 fn a_game_is_shared_and_opened_again() {
     let (dir, app) = fresh_app();
-    let g = app.window.global::<App>();
+    let g = app.window.global::<ShareProps>();
 
     press(&app, "Chess");
     press(&app, "Two players on this device");
@@ -204,12 +207,12 @@ fn a_game_is_shared_and_opened_again() {
     assert_eq!(screen(&app), "game");
     let v = view(&app);
     assert!(v.review && v.result.is_some());
-    assert!(!g.get_show_result_sheet());
+    assert!(!app.window.global::<BoardProps>().get_show_result_sheet());
     press(&app, "Share");
     assert!(g.get_share_text().contains("2. g4 Qh4# 0-1"));
     assert!(g.get_share_text().contains("[Result \"0-1\"]"));
 
     // The imported games are kept with the saved games.
     app.state.borrow_mut().open("saved");
-    assert!(g.get_saved().row_count() >= 2);
+    assert!(app.window.global::<SavedProps>().get_saved().row_count() >= 2);
 }

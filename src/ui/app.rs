@@ -21,8 +21,9 @@ use crate::store::{Settings, Stats, Store};
 use super::board_model::{self, square_at, PieceSlots};
 use super::images::piece_image;
 use super::{
-    App, CardData, MainWindow, MoveRow, PieceData, SavedData, SideInfo, SquareData, StatRow, Theme,
-    T,
+    App, BoardProps, CardData, HomeProps, MainWindow, MoveRow, NewGameProps, OnlineBoardProps,
+    OnlineProps, PieceData, RulesProps, SavedData, SavedProps, Screen, SettingsProps, ShareProps,
+    SideInfo, SquareData, StatRow, StatsProps, Theme, T,
 };
 
 /// Everything the adapter keeps between callbacks.
@@ -142,7 +143,7 @@ impl TakhteApp {
         let app = TakhteApp { window, state };
         app.connect();
         app.window
-            .global::<App>()
+            .global::<BoardProps>()
             .set_mine_image(super::images::mine_image(96));
         app.state.borrow_mut().apply_settings_to_ui();
         {
@@ -175,7 +176,7 @@ impl TakhteApp {
     /// screen then offer "Send…", which hands the text to it.
     pub fn set_system_share(&self, share: impl Fn(&str, &str) -> bool + 'static) {
         self.state.borrow_mut().system_share = Some(Rc::new(share));
-        self.window.global::<App>().set_can_send(true);
+        self.window.global::<ShareProps>().set_can_send(true);
     }
 
     /// Shows the window and runs the event loop until it closes; the game is saved on the way out.
@@ -197,95 +198,105 @@ impl TakhteApp {
                 .unwrap_or_else(|_| key.to_string());
             s.into()
         });
-        let app = w.global::<App>();
+        // Each callback is set on the global of its screen.
         macro_rules! on {
-            ($setter:ident, |$s:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
+            ($global:ident, $setter:ident, |$s:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
                 let st = Rc::clone(&self.state);
-                app.$setter(move |$($arg: $ty),*| {
+                w.global::<$global>().$setter(move |$($arg: $ty),*| {
                     let Ok(mut guard) = st.try_borrow_mut() else { return };
                     let $s: &mut AppState = &mut guard;
                     $body;
                 });
             }};
         }
-        on!(on_open, |s, screen: SharedString| s.open(&screen));
-        on!(on_back, |s| s.back());
-        on!(on_back_pressed, |s| {
+        on!(App, on_open, |s, screen: Screen| s.open(screen));
+        on!(App, on_back, |s| s.back());
+        on!(App, on_back_pressed, |s| {
             s.back_pressed();
         });
-        on!(on_exit_app, |s| {
+        on!(App, on_exit_app, |s| {
             s.save_now();
             let _ = slint::quit_event_loop();
         });
-        on!(on_choose_game, |s, kind: SharedString| s
+        on!(HomeProps, on_choose_game, |s, kind: SharedString| s
             .choose_game(kind_of(&kind)));
-        on!(on_continue_game, |s| s.continue_game());
-        on!(on_start_game, |s| s.start_from_form());
-        on!(on_square_down, |s, col: i32, row: i32| s
+        on!(HomeProps, on_continue_game, |s| s.continue_game());
+        on!(NewGameProps, on_start_game, |s| s.start_from_form());
+        on!(BoardProps, on_square_down, |s, col: i32, row: i32| s
             .square_down(col, row));
-        on!(on_square_up, |s, col: i32, row: i32| s.square_up(col, row));
-        on!(on_undo, |s| s.with_game(|c| c.undo()));
-        on!(on_redo, |s| s.with_game(|c| c.redo()));
-        on!(on_hint, |s| s.with_game(|c| c.hint()));
-        on!(on_flip, |s| s.with_game(|c| c.flip()));
-        on!(on_resign, |s| s.with_game(|c| c.resign()));
-        on!(on_offer_draw, |s| s.with_game(|c| c.offer_draw()));
-        on!(on_accept_draw, |s| s.with_game(|c| c.accept_draw()));
-        on!(on_decline_draw, |s| s.with_game(|c| c.decline_draw()));
-        on!(on_roll, |s| {
+        on!(BoardProps, on_square_up, |s, col: i32, row: i32| s
+            .square_up(col, row));
+        on!(BoardProps, on_undo, |s| s.with_game(|c| c.undo()));
+        on!(BoardProps, on_redo, |s| s.with_game(|c| c.redo()));
+        on!(BoardProps, on_hint, |s| s.with_game(|c| c.hint()));
+        on!(BoardProps, on_flip, |s| s.with_game(|c| c.flip()));
+        on!(BoardProps, on_resign, |s| s.with_game(|c| c.resign()));
+        on!(BoardProps, on_offer_draw, |s| s
+            .with_game(|c| c.offer_draw()));
+        on!(BoardProps, on_accept_draw, |s| s
+            .with_game(|c| c.accept_draw()));
+        on!(BoardProps, on_decline_draw, |s| s
+            .with_game(|c| c.decline_draw()));
+        on!(BoardProps, on_roll, |s| {
             s.die_rolls += 1;
             s.with_game(|c| c.roll())
         });
-        on!(on_sapper, |s| s.with_game(|c| c.sapper()));
-        on!(on_promote, |s, i: i32| {
+        on!(BoardProps, on_sapper, |s| s.with_game(|c| c.sapper()));
+        on!(BoardProps, on_promote, |s, i: i32| {
             let kind =
                 [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight][i.clamp(0, 3) as usize];
             s.with_game(|c| c.choose_promotion(kind))
         });
-        on!(on_cancel_promotion, |s| s
+        on!(BoardProps, on_cancel_promotion, |s| s
             .with_game(|c| c.cancel_promotion()));
-        on!(on_rematch, |s| s.rematch());
-        on!(on_review, |s| {
+        on!(BoardProps, on_rematch, |s| s.rematch());
+        on!(BoardProps, on_review, |s| {
             s.result_closed = true;
             s.with_game(|c| {
                 let n = c.session().moves().len();
                 c.review_to(n)
             })
         });
-        on!(on_close_result, |s| {
+        on!(BoardProps, on_close_result, |s| {
             s.result_closed = true;
             s.refresh_game()
         });
-        on!(on_review_step, |s, d: i32| s
+        on!(BoardProps, on_review_step, |s, d: i32| s
             .with_game(|c| c.review_step(d)));
-        on!(on_resume, |s, id: SharedString| s.resume(&id));
-        on!(on_delete, |s, id: SharedString| s.delete(&id));
-        on!(on_settings_changed, |s| s.settings_from_ui());
-        on!(on_rules_tab_changed, |s, i: i32| s.refresh_rules(i));
-        on!(on_tick, |s| s.tick());
-        on!(on_net_tick, |s| s.net_tick_timer());
-        on!(on_open_online, |s| s.open_online());
-        on!(on_open_online_create, |s| s.open_online_create());
-        on!(on_open_lobby, |s| s.open_lobby());
-        on!(on_online_create, |s| s.online_create());
-        on!(on_online_join, |s, text: SharedString| s.online_join(&text));
-        on!(on_online_open, |s, code: SharedString| s.online_open(&code));
-        on!(on_online_cancel, |s| s.online_cancel());
-        on!(on_set_server, |s, text: SharedString| s.set_server(&text));
-        on!(on_set_name, |s, text: SharedString| s.set_name(&text));
-        on!(on_claim_win, |s| s.claim_win());
-        on!(on_open_live, |s| s.open_live());
-        on!(on_online_watch, |s, text: SharedString| s
+        on!(SavedProps, on_resume, |s, id: SharedString| s.resume(&id));
+        on!(SavedProps, on_delete, |s, id: SharedString| s.delete(&id));
+        on!(SettingsProps, on_settings_changed, |s| s.settings_from_ui());
+        on!(RulesProps, on_rules_tab_changed, |s, i: i32| s
+            .refresh_rules(i));
+        on!(App, on_tick, |s| s.tick());
+        on!(App, on_net_tick, |s| s.net_tick_timer());
+        on!(OnlineProps, on_open_online, |s| s.open_online());
+        on!(OnlineProps, on_open_online_create, |s| s
+            .open_online_create());
+        on!(OnlineProps, on_open_lobby, |s| s.open_lobby());
+        on!(OnlineProps, on_online_create, |s| s.online_create());
+        on!(OnlineProps, on_online_join, |s, text: SharedString| s
+            .online_join(&text));
+        on!(OnlineProps, on_online_open, |s, code: SharedString| s
+            .online_open(&code));
+        on!(OnlineProps, on_online_cancel, |s| s.online_cancel());
+        on!(OnlineProps, on_set_server, |s, text: SharedString| s
+            .set_server(&text));
+        on!(OnlineProps, on_set_name, |s, text: SharedString| s
+            .set_name(&text));
+        on!(OnlineBoardProps, on_claim_win, |s| s.claim_win());
+        on!(OnlineProps, on_open_live, |s| s.open_live());
+        on!(OnlineProps, on_online_watch, |s, text: SharedString| s
             .online_watch(&text));
-        on!(on_abort_game, |s| s.abort_game());
-        on!(on_share, |s| s.share());
-        on!(on_share_copied, |s| s.share_copied());
-        on!(on_share_save, |s| s.share_save());
-        on!(on_share_send, |s| s.share_send());
-        on!(on_invite_copied, |s| s.invite_copied());
-        on!(on_invite_send, |s| s.invite_send());
-        on!(on_open_import, |s| s.open_import());
-        on!(on_import_game, |s| s.import_game());
+        on!(OnlineBoardProps, on_abort_game, |s| s.abort_game());
+        on!(ShareProps, on_share, |s| s.share());
+        on!(ShareProps, on_share_copied, |s| s.share_copied());
+        on!(ShareProps, on_share_save, |s| s.share_save());
+        on!(ShareProps, on_share_send, |s| s.share_send());
+        on!(OnlineProps, on_invite_copied, |s| s.invite_copied());
+        on!(OnlineProps, on_invite_send, |s| s.invite_send());
+        on!(ShareProps, on_open_import, |s| s.open_import());
+        on!(ShareProps, on_import_game, |s| s.import_game());
     }
 }
 
@@ -304,13 +315,14 @@ impl AppState {
 
     // ----- navigation -----
 
-    /// Shows a screen: home, new-game, game, saved, settings, rules, stats.
-    pub fn open(&mut self, screen: &str) {
-        let leaving_game = screen != "game" && self.screen() == "game";
+    /// Shows a screen (a typed [`Screen`], or its name).
+    pub fn open(&mut self, screen: impl Into<Screen>) {
+        let screen = screen.into();
+        let leaving_game = screen != Screen::Game && self.screen() == Screen::Game;
         if leaving_game && self.online.current().is_some() {
             self.leave_online_game();
         }
-        if leaving_game || screen == "home" {
+        if leaving_game || screen == Screen::Home {
             // A game not on screen does not use its players' time (a computer or two players
             // here; an online game's clocks are the server's).
             self.save_now();
@@ -318,29 +330,24 @@ impl AppState {
                 c.pause();
             }
         }
-        if screen == "game" && self.screen() != "game" {
+        if screen == Screen::Game && self.screen() != Screen::Game {
             if let Some(c) = self.controller.as_mut() {
                 c.resume();
             }
         }
         if let Some(ui) = self.ui() {
             if leaving_game {
-                ui.global::<App>().set_share_open(false);
+                ui.global::<ShareProps>().set_share_open(false);
             }
-            ui.global::<App>().set_screen(screen.into());
+            ui.global::<App>().set_screen(screen);
         }
         self.refresh_all();
     }
 
     /// The back button: one screen back (the game goes home).
     pub fn back(&mut self) {
-        let screen = self
-            .ui()
-            .map(|u| u.global::<App>().get_screen().to_string())
-            .unwrap_or_default();
-        match screen.as_str() {
-            "home" => {}
-            _ => self.open("home"),
+        if self.screen() != Screen::Home {
+            self.open(Screen::Home);
         }
     }
 
@@ -349,10 +356,10 @@ impl AppState {
     pub fn back_pressed(&mut self) -> crate::android::BackAction {
         let screen = self.screen();
         let action = crate::android::back_action(
-            &screen,
+            screen,
             self.ui().is_some_and(|u| {
                 let app = u.global::<App>();
-                app.get_confirm_exit() || app.get_share_open()
+                app.get_confirm_exit() || u.global::<ShareProps>().get_share_open()
             }),
         );
         match action {
@@ -365,7 +372,7 @@ impl AppState {
             crate::android::BackAction::CloseDialog => {
                 if let Some(ui) = self.ui() {
                     ui.global::<App>().set_confirm_exit(false);
-                    ui.global::<App>().set_share_open(false);
+                    ui.global::<ShareProps>().set_share_open(false);
                 }
             }
         }
@@ -373,69 +380,69 @@ impl AppState {
     }
 
     /// The current screen's name.
-    pub fn screen(&self) -> String {
+    pub fn screen(&self) -> Screen {
         self.ui()
-            .map(|u| u.global::<App>().get_screen().to_string())
-            .unwrap_or_default()
+            .map(|u| u.global::<App>().get_screen())
+            .unwrap_or(Screen::Home)
     }
 
     fn choose_game(&mut self, kind: GameKind) {
         self.ng_kind = kind;
         if let Some(ui) = self.ui() {
-            let app = ui.global::<App>();
-            app.set_ng_kind(kind.name().into());
+            let new_game_ui = ui.global::<NewGameProps>();
+            new_game_ui.set_ng_kind(kind.name().into());
             // The last new game's choices, offered again.
             if let Some(last) = &self.settings.last_new_game {
-                app.set_ng_computer(last.computer);
-                app.set_ng_level(last.level.clamp(1, 6) as i32);
-                app.set_ng_white(last.white);
+                new_game_ui.set_ng_computer(last.computer);
+                new_game_ui.set_ng_level(last.level.clamp(1, 6) as i32);
+                new_game_ui.set_ng_white(last.white);
                 let presets = TimeControl::PRESETS.len() as i32;
-                app.set_ng_time(if (0..presets).contains(&last.time) {
+                new_game_ui.set_ng_time(if (0..presets).contains(&last.time) {
                     last.time
                 } else {
                     -1
                 });
             }
-            app.set_ng_layout(match Layout::parse(&self.settings.pass_and_play_rotation) {
+            new_game_ui.set_ng_layout(match Layout::parse(&self.settings.pass_and_play_rotation) {
                 Some(Layout::FaceToFace) => 1,
                 Some(Layout::Fixed) => 2,
                 _ => 0,
             });
         }
-        self.open("new-game");
+        self.open(Screen::NewGame);
     }
 
     fn start_from_form(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
+        let new_game_ui = ui.global::<NewGameProps>();
         let kind = self.ng_kind;
         self.settings.last_new_game = Some(crate::store::LastNewGame {
             kind: kind.name().to_string(),
-            computer: app.get_ng_computer(),
-            level: app.get_ng_level().clamp(1, 6) as u8,
-            white: app.get_ng_white(),
-            time: app.get_ng_time(),
+            computer: new_game_ui.get_ng_computer(),
+            level: new_game_ui.get_ng_level().clamp(1, 6) as u8,
+            white: new_game_ui.get_ng_white(),
+            time: new_game_ui.get_ng_time(),
         });
         if let Some(store) = &self.store {
             let _ = store.save_settings(&self.settings);
         }
         let layout = [Layout::Rotate, Layout::FaceToFace, Layout::Fixed]
-            [app.get_ng_layout().clamp(0, 2) as usize];
-        let opponent = if app.get_ng_computer() {
-            let human = if kind == GameKind::DiceChess || app.get_ng_white() {
+            [new_game_ui.get_ng_layout().clamp(0, 2) as usize];
+        let opponent = if new_game_ui.get_ng_computer() {
+            let human = if kind == GameKind::DiceChess || new_game_ui.get_ng_white() {
                 Side::White
             } else {
                 Side::Black
             };
             Opponent::Computer {
-                level: app.get_ng_level().clamp(1, 6) as u8,
+                level: new_game_ui.get_ng_level().clamp(1, 6) as u8,
                 human,
             }
         } else {
             Opponent::PassAndPlay
         };
         let time_control = if kind == GameKind::Chess {
-            usize::try_from(app.get_ng_time())
+            usize::try_from(new_game_ui.get_ng_time())
                 .ok()
                 .and_then(|i| TimeControl::PRESETS.get(i).copied())
         } else {
@@ -468,7 +475,7 @@ impl AppState {
         };
         self.install(controller, None);
         self.last_game = Some(game);
-        self.open("game");
+        self.open(Screen::Game);
     }
 
     pub(crate) fn install(&mut self, mut controller: Controller, saver: Option<Autosaver>) {
@@ -544,7 +551,7 @@ impl AppState {
                     c,
                     Some(Autosaver::resume(store, rec.id.clone(), rec.created_unix)),
                 );
-                self.open("game");
+                self.open(Screen::Game);
             }
             Err(_) => self.refresh_all(),
         }
@@ -581,7 +588,7 @@ impl AppState {
 
     /// The app comes back to the foreground.
     pub fn resume_app(&mut self) {
-        if self.screen() == "game" {
+        if self.screen() == Screen::Game {
             if let Some(c) = self.controller.as_mut() {
                 c.resume();
             }
@@ -606,7 +613,7 @@ impl AppState {
             .map(|p| piece_image(p, 96))
             .unwrap_or_default();
         if let Some(ui) = self.ui() {
-            ui.global::<App>().set_drag_image(img);
+            ui.global::<BoardProps>().set_drag_image(img);
         }
     }
 
@@ -668,23 +675,23 @@ impl AppState {
         let t = ui.global::<T>();
         t.set_lang(self.i18n.lang().code().into());
         t.set_rtl(self.i18n.lang().rtl());
-        let app = ui.global::<App>();
-        app.set_level_labels(ModelRc::new(VecModel::from(
+        let new_game_ui = ui.global::<NewGameProps>();
+        new_game_ui.set_level_labels(ModelRc::new(VecModel::from(
             (1..=6)
                 .map(|n| SharedString::from(self.i18n.number(n)))
                 .collect::<Vec<_>>(),
         )));
-        app.set_time_labels(ModelRc::new(VecModel::from(
+        new_game_ui.set_time_labels(ModelRc::new(VecModel::from(
             TimeControl::PRESETS
                 .iter()
                 .map(|t| SharedString::from(self.i18n.number(t.label())))
                 .collect::<Vec<_>>(),
         )));
-        app.set_ng_title(self.game_name(self.ng_kind).into());
+        new_game_ui.set_ng_title(self.game_name(self.ng_kind).into());
         self.refresh_home();
         self.refresh_saved();
         self.refresh_stats();
-        self.refresh_rules(app.get_rules_tab());
+        self.refresh_rules(ui.global::<RulesProps>().get_rules_tab());
         self.refresh_online();
         self.last_view = None;
         self.refresh_game();
@@ -692,7 +699,7 @@ impl AppState {
 
     fn refresh_home(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
+        let home_ui = ui.global::<HomeProps>();
         let cards: Vec<CardData> = GameKind::ALL
             .iter()
             .map(|&k| {
@@ -707,14 +714,14 @@ impl AppState {
                 }
             })
             .collect();
-        app.set_cards(ModelRc::new(VecModel::from(cards)));
+        home_ui.set_cards(ModelRc::new(VecModel::from(cards)));
         let cont = self
             .continue_id()
             .and_then(|id| self.store.as_ref()?.load_game(&id).ok());
-        app.set_has_continue(cont.is_some());
+        home_ui.set_has_continue(cont.is_some());
         if let Some(rec) = cont {
             let kind = kind_of(&rec.kind);
-            app.set_continue_title(
+            home_ui.set_continue_title(
                 self.i18n
                     .tr_args("home-continue-title", &[("game", self.game_name(kind))])
                     .into(),
@@ -728,7 +735,7 @@ impl AppState {
                     ("state", state),
                 ],
             );
-            app.set_continue_line(line.into());
+            home_ui.set_continue_line(line.into());
         }
     }
 
@@ -828,7 +835,7 @@ impl AppState {
             };
             rows.push(row);
         }
-        ui.global::<App>()
+        ui.global::<SavedProps>()
             .set_saved(ModelRc::new(VecModel::from(rows)));
     }
 
@@ -860,7 +867,7 @@ impl AppState {
                 }
             })
             .collect();
-        ui.global::<App>()
+        ui.global::<StatsProps>()
             .set_stats(ModelRc::new(VecModel::from(rows)));
     }
 
@@ -875,7 +882,7 @@ impl AppState {
 
     fn refresh_rules(&mut self, tab: i32) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
+        let rules_ui = ui.global::<RulesProps>();
         let kind = GameKind::ALL[tab.clamp(0, 3) as usize];
         let text = self.tr(&format!("rules-{}", kind.name()));
         let paragraphs: Vec<SharedString> = text
@@ -883,21 +890,21 @@ impl AppState {
             .filter(|l| !l.trim().is_empty())
             .map(|l| l.trim().into())
             .collect();
-        app.set_rules_paragraphs(ModelRc::new(VecModel::from(paragraphs)));
+        rules_ui.set_rules_paragraphs(ModelRc::new(VecModel::from(paragraphs)));
         let view = rules_diagram(kind);
-        app.set_rules_ranks(view.ranks as i32);
-        app.set_rules_squares(ModelRc::new(VecModel::from(board_model::squares(&view))));
+        rules_ui.set_rules_ranks(view.ranks as i32);
+        rules_ui.set_rules_squares(ModelRc::new(VecModel::from(board_model::squares(&view))));
         let mut slots = PieceSlots::new();
         slots.set_pixel_size(64);
         slots.rebuild(&view);
-        app.set_rules_pieces(ModelRc::from(slots.model()));
-        app.set_rules_caption(self.tr(&format!("game-{}-blurb", kind.name())).into());
+        rules_ui.set_rules_pieces(ModelRc::from(slots.model()));
+        rules_ui.set_rules_caption(self.tr(&format!("game-{}-blurb", kind.name())).into());
     }
 
     /// Refreshes the game screen from the controller's view.
     pub fn refresh_game(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
+        let board_ui = ui.global::<BoardProps>();
         let Some(c) = &self.controller else { return };
         let view = c.view();
         let moves_now: Vec<String> = c.session().moves()[..c.session().cursor()].to_vec();
@@ -913,10 +920,10 @@ impl AppState {
             self.pieces.after_move(&view, &view.last_path);
         } else if self.last_view.as_ref().map(|v| (&v.squares, v.flipped))
             != Some((&view.squares, view.flipped))
-            || app.get_pieces().row_count() == 0
+            || board_ui.get_pieces().row_count() == 0
         {
             self.pieces.rebuild(&view);
-            app.set_pieces(ModelRc::from(self.pieces.model()));
+            board_ui.set_pieces(ModelRc::from(self.pieces.model()));
         }
         self.history = moves_now;
 
@@ -924,7 +931,7 @@ impl AppState {
         let rows = board_model::squares(&view);
         if self.squares.row_count() != rows.len() {
             self.squares = Rc::new(VecModel::from(rows));
-            app.set_squares(ModelRc::from(Rc::clone(&self.squares)));
+            board_ui.set_squares(ModelRc::from(Rc::clone(&self.squares)));
         } else {
             for (i, r) in rows.into_iter().enumerate() {
                 if self.squares.row_data(i).as_ref() != Some(&r) {
@@ -932,21 +939,22 @@ impl AppState {
                 }
             }
         }
-        if app.get_squares().row_count() == 0 {
-            app.set_squares(ModelRc::from(Rc::clone(&self.squares)));
+        if board_ui.get_squares().row_count() == 0 {
+            board_ui.set_squares(ModelRc::from(Rc::clone(&self.squares)));
         }
         let i18n = &self.i18n;
-        app.set_arrows(ModelRc::new(VecModel::from(board_model::arrows(
+        board_ui.set_arrows(ModelRc::new(VecModel::from(board_model::arrows(
             &view,
             |n| i18n.number(n),
         ))));
-        app.set_crowd_line(self.crowd_text(&view).into());
+        ui.global::<OnlineBoardProps>()
+            .set_crowd_line(self.crowd_text(&view).into());
 
         self.refresh_online_board();
         let Some(c) = &self.controller else { return };
         let kind = view.kind;
-        app.set_kind(kind.name().into());
-        app.set_ranks(view.ranks as i32);
+        board_ui.set_kind(kind.name().into());
+        board_ui.set_ranks(view.ranks as i32);
         let title = match c.opponent() {
             Opponent::Computer { level, .. } => self.i18n.tr_args(
                 "title-vs-computer",
@@ -964,26 +972,26 @@ impl AppState {
                 .i18n
                 .tr_args("online-watching-title", &[("game", self.game_name(kind))]),
         };
-        app.set_title(title.into());
-        app.set_status(self.i18n.status(&view.status).into());
+        board_ui.set_title(title.into());
+        board_ui.set_status(self.i18n.status(&view.status).into());
         let bottom_side = if view.flipped {
             Side::Black
         } else {
             Side::White
         };
-        app.set_top(self.side_info(&view, c, bottom_side.opponent()));
-        app.set_bottom(self.side_info(&view, c, bottom_side));
-        app.set_has_clocks(view.clocks.is_some());
-        app.set_face_to_face(
+        board_ui.set_top(self.side_info(&view, c, bottom_side.opponent()));
+        board_ui.set_bottom(self.side_info(&view, c, bottom_side));
+        board_ui.set_has_clocks(view.clocks.is_some());
+        board_ui.set_face_to_face(
             matches!(c.opponent(), Opponent::PassAndPlay) && c.layout() == Layout::FaceToFace,
         );
-        app.set_moves(ModelRc::new(VecModel::from(self.move_rows(&view))));
+        board_ui.set_moves(ModelRc::new(VecModel::from(self.move_rows(&view))));
         if let Some(die) = &view.die {
-            app.set_has_die(true);
+            board_ui.set_has_die(true);
             // Only the roll of the turn now: the last move's face is in the move list.
             let face = die.face.unwrap_or(0);
-            app.set_die_face(face as i32);
-            app.set_die_rolls(self.die_rolls);
+            board_ui.set_die_face(face as i32);
+            board_ui.set_die_rolls(self.die_rolls);
             let label = if face > 0 {
                 self.i18n.tr_args(
                     "die-face",
@@ -995,7 +1003,7 @@ impl AppState {
             } else {
                 String::new()
             };
-            app.set_die_label(label.into());
+            board_ui.set_die_label(label.into());
             let start = match (view.moves.is_empty(), die.start_rolls.last()) {
                 (true, Some(&(w, b))) => self.i18n.tr_args(
                     "start-roll",
@@ -1006,9 +1014,9 @@ impl AppState {
                 ),
                 _ => String::new(),
             };
-            app.set_start_roll(start.into());
+            board_ui.set_start_roll(start.into());
         } else {
-            app.set_has_die(false);
+            board_ui.set_has_die(false);
         }
         // The counter of RULES.md (mines still on the board), and how many of them are
         // hidden: the fog lifts when that is none.
@@ -1017,7 +1025,7 @@ impl AppState {
             .iter()
             .filter(|q| q.marks & crate::game::view::mark::MINE != 0)
             .count() as u32;
-        app.set_mines_label(
+        board_ui.set_mines_label(
             view.mines_left
                 .map(|n| {
                     self.i18n.tr_args(
@@ -1032,17 +1040,17 @@ impl AppState {
                 .into(),
         );
         let b = view.buttons;
-        app.set_can_undo(b.undo);
-        app.set_can_redo(b.redo);
-        app.set_can_hint(b.hint);
-        app.set_can_resign(b.resign);
-        app.set_can_offer_draw(b.offer_draw);
-        app.set_can_answer_draw(b.answer_draw);
-        app.set_can_roll(b.roll);
-        app.set_can_sapper(b.sapper);
-        app.set_promoting(view.promotion.is_some());
+        board_ui.set_can_undo(b.undo);
+        board_ui.set_can_redo(b.redo);
+        board_ui.set_can_hint(b.hint);
+        board_ui.set_can_resign(b.resign);
+        board_ui.set_can_offer_draw(b.offer_draw);
+        board_ui.set_can_answer_draw(b.answer_draw);
+        board_ui.set_can_roll(b.roll);
+        board_ui.set_can_sapper(b.sapper);
+        board_ui.set_promoting(view.promotion.is_some());
         let promo_side = view.side_to_move;
-        app.set_promotion_images(ModelRc::new(VecModel::from(
+        board_ui.set_promotion_images(ModelRc::new(VecModel::from(
             [Glyph::Queen, Glyph::Rook, Glyph::Bishop, Glyph::Knight]
                 .map(|g| {
                     piece_image(
@@ -1055,8 +1063,9 @@ impl AppState {
                 })
                 .to_vec(),
         )));
-        app.set_game_over(view.result.is_some());
-        app.set_show_result_sheet(view.result.is_some() && !self.result_closed && !view.review);
+        board_ui.set_game_over(view.result.is_some());
+        board_ui
+            .set_show_result_sheet(view.result.is_some() && !self.result_closed && !view.review);
         if let Some(r) = &view.result {
             let title = match (c.opponent(), r.winner) {
                 (_, None) => self.tr("result-draw"),
@@ -1075,13 +1084,14 @@ impl AppState {
                     side_key(w).trim_start_matches("side-")
                 )),
             };
-            app.set_result_title(title.into());
-            app.set_result_reason(self.tr(&format!("reason-{}", r.reason)).into());
+            board_ui.set_result_title(title.into());
+            board_ui.set_result_reason(self.tr(&format!("reason-{}", r.reason)).into());
         }
-        app.set_reviewing(view.review);
-        app.set_can_share(super::share::can_share(c));
+        board_ui.set_reviewing(view.review);
+        ui.global::<ShareProps>()
+            .set_can_share(super::share::can_share(c));
         let total = c.session().moves().len();
-        app.set_review_label(
+        board_ui.set_review_label(
             self.i18n
                 .tr_args(
                     "review-position",
@@ -1092,7 +1102,7 @@ impl AppState {
                 )
                 .into(),
         );
-        app.set_save_failed(view.save_failed);
+        board_ui.set_save_failed(view.save_failed);
         self.sound_for(&view);
         self.last_view = Some(view);
     }
@@ -1279,33 +1289,35 @@ impl AppState {
 
     fn apply_settings_to_ui(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
+        let board_ui = ui.global::<BoardProps>();
+        let settings_ui = ui.global::<SettingsProps>();
         let s = &self.settings;
-        app.set_set_lang(lang_index(self.i18n.lang()));
-        app.set_set_theme(match s.theme.as_str() {
+        settings_ui.set_set_lang(lang_index(self.i18n.lang()));
+        settings_ui.set_set_theme(match s.theme.as_str() {
             "green" => 1,
             "blue" => 2,
             _ => 0,
         });
-        app.set_set_anim(match s.animation_speed.as_str() {
+        settings_ui.set_set_anim(match s.animation_speed.as_str() {
             "off" => 0,
             "fast" => 1,
             "slow" => 3,
             _ => 2,
         });
-        app.set_set_rotation(match s.pass_and_play_rotation.as_str() {
+        settings_ui.set_set_rotation(match s.pass_and_play_rotation.as_str() {
             "face-to-face" => 1,
             "none" => 2,
             _ => 0,
         });
-        app.set_set_sound(s.sound);
-        app.set_set_legal(s.show_legal_moves);
-        app.set_set_coords(s.coordinates);
-        app.set_set_letters(s.move_letters);
-        ui.global::<Theme>().set_board_theme(app.get_set_theme());
-        app.set_show_targets(s.show_legal_moves);
-        app.set_show_coordinates(s.coordinates);
-        app.set_slide_time(match s.animation_speed.as_str() {
+        settings_ui.set_set_sound(s.sound);
+        settings_ui.set_set_legal(s.show_legal_moves);
+        settings_ui.set_set_coords(s.coordinates);
+        settings_ui.set_set_letters(s.move_letters);
+        ui.global::<Theme>()
+            .set_board_theme(settings_ui.get_set_theme());
+        board_ui.set_show_targets(s.show_legal_moves);
+        board_ui.set_show_coordinates(s.coordinates);
+        board_ui.set_slide_time(match s.animation_speed.as_str() {
             "off" => 0,
             "fast" => 100,
             "slow" => 320,
@@ -1315,24 +1327,26 @@ impl AppState {
 
     fn settings_from_ui(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
-        let lang = if app.get_set_lang() == 1 {
+        let settings_ui = ui.global::<SettingsProps>();
+        let lang = if settings_ui.get_set_lang() == 1 {
             Lang::Fa
         } else {
             Lang::En
         };
         self.settings.language = Some(lang.code().to_string());
-        self.settings.theme =
-            ["classic", "green", "blue"][app.get_set_theme().clamp(0, 2) as usize].to_string();
-        self.settings.animation_speed =
-            ["off", "fast", "normal", "slow"][app.get_set_anim().clamp(0, 3) as usize].to_string();
-        self.settings.pass_and_play_rotation = ["rotate", "face-to-face", "none"]
-            [app.get_set_rotation().clamp(0, 2) as usize]
+        self.settings.theme = ["classic", "green", "blue"]
+            [settings_ui.get_set_theme().clamp(0, 2) as usize]
             .to_string();
-        self.settings.sound = app.get_set_sound();
-        self.settings.show_legal_moves = app.get_set_legal();
-        self.settings.coordinates = app.get_set_coords();
-        self.settings.move_letters = app.get_set_letters();
+        self.settings.animation_speed = ["off", "fast", "normal", "slow"]
+            [settings_ui.get_set_anim().clamp(0, 3) as usize]
+            .to_string();
+        self.settings.pass_and_play_rotation = ["rotate", "face-to-face", "none"]
+            [settings_ui.get_set_rotation().clamp(0, 2) as usize]
+            .to_string();
+        self.settings.sound = settings_ui.get_set_sound();
+        self.settings.show_legal_moves = settings_ui.get_set_legal();
+        self.settings.coordinates = settings_ui.get_set_coords();
+        self.settings.move_letters = settings_ui.get_set_letters();
         if let Some(store) = &self.store {
             let _ = store.save_settings(&self.settings);
         }
@@ -1344,7 +1358,7 @@ impl AppState {
     pub fn set_language(&mut self, lang: Lang) {
         self.i18n.set_lang(lang);
         if let Some(ui) = self.ui() {
-            ui.global::<App>().set_set_lang(lang_index(lang));
+            ui.global::<SettingsProps>().set_set_lang(lang_index(lang));
         }
         self.refresh_all();
     }

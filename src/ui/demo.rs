@@ -15,7 +15,7 @@ use crate::net::public::public_text;
 use crate::rules::{AnyGame, GameKind, Side};
 use crate::store::OnlineGame;
 
-use super::{App, TakhteApp};
+use super::{OnlineProps, Screen, ShareProps, TakhteApp};
 use takhte_online::session::Pending;
 use takhte_online::transport::Nowhere;
 
@@ -130,17 +130,17 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                 },
             ]);
             s.refresh_online();
-            s.open("online");
+            s.open(Screen::Online);
         }
         "online-create" => {
             if let Some(ui) = s.ui() {
-                let app = ui.global::<App>();
-                app.set_oc_kind("mine-chess".into());
-                app.set_oc_time(2);
-                app.set_oc_colour(2);
-                app.set_oc_public(true);
+                let online_ui = ui.global::<OnlineProps>();
+                online_ui.set_oc_kind("mine-chess".into());
+                online_ui.set_oc_time(2);
+                online_ui.set_oc_colour(2);
+                online_ui.set_oc_public(true);
             }
-            s.open("online-create");
+            s.open(Screen::OnlineCreate);
         }
         "online-lobby" => {
             let t = crate::net::CLAIM_AFTER_MS;
@@ -180,11 +180,11 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                 ],
             }));
             s.refresh_online();
-            s.open("online-lobby");
+            s.open(Screen::OnlineLobby);
         }
         "online-waiting" => {
             // As on a phone, which has a share menu ("Send invite…").
-            app.window.global::<App>().set_can_send(true);
+            app.window.global::<ShareProps>().set_can_send(true);
             s.online.expect(Pending::Create);
             let st = state(
                 "K7M3QX",
@@ -254,7 +254,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                 ],
             }));
             s.refresh_online();
-            s.open("online-live");
+            s.open(Screen::OnlineLive);
         }
         "spectate" => {
             s.online.expect(Pending::Watch("K7M3QX".into()));

@@ -23,7 +23,7 @@ use crate::store::OnlineGame;
 use takhte_online::session::{Notice, OnlineError};
 
 use super::app::AppState;
-use super::{App, OnlineRow};
+use super::{HomeProps, OnlineBoardProps, OnlineProps, OnlineRow, Screen};
 
 thread_local! {
     /// The app state, for the client's wake-up call (which runs on the UI thread).
@@ -212,7 +212,7 @@ impl AppState {
         self.result_closed = over;
         self.last_view = None;
         self.history.clear();
-        self.open("game");
+        self.open(Screen::Game);
     }
 
     fn sync_board(&mut self, code: &str) {
@@ -257,48 +257,48 @@ impl AppState {
         self.online.clear_error();
         self.ensure_client();
         self.online.ask_my_games();
-        self.open("online");
+        self.open(Screen::Online);
     }
 
     /// The create form.
     pub fn open_online_create(&mut self) {
         self.online.clear_error();
-        self.open("online-create");
+        self.open(Screen::OnlineCreate);
     }
 
     /// The lobby (asks the server again).
     pub fn open_lobby(&mut self) {
         self.ensure_client();
         self.online.ask_lobby();
-        self.open("online-lobby");
+        self.open(Screen::OnlineLobby);
     }
 
     /// Creates a game from the form.
     pub fn online_create(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
-        let kind = GameKind::parse(&app.get_oc_kind()).unwrap_or(GameKind::Chess);
-        let clock = usize::try_from(app.get_oc_time())
+        let online_ui = ui.global::<OnlineProps>();
+        let kind = GameKind::parse(&online_ui.get_oc_kind()).unwrap_or(GameKind::Chess);
+        let clock = usize::try_from(online_ui.get_oc_time())
             .ok()
             .and_then(|i| TimeControl::PRESETS.get(i).copied())
             .map(|t| ClockSpec {
                 base_ms: t.base_ms,
                 increment_ms: t.increment_ms,
             });
-        let colour = match app.get_oc_colour() {
+        let colour = match online_ui.get_oc_colour() {
             0 => ColourChoice::White,
             1 => ColourChoice::Black,
             _ => ColourChoice::Random,
         };
-        let spectators = app.get_oc_spectators();
+        let spectators = online_ui.get_oc_spectators();
         let settings = GameSettings {
             kind,
             clock,
             colour,
-            public: app.get_oc_public(),
+            public: online_ui.get_oc_public(),
             position: None,
             spectators,
-            audience: spectators && app.get_oc_audience(),
+            audience: spectators && online_ui.get_oc_audience(),
         };
         self.ensure_client();
         self.online.create(settings);
@@ -309,7 +309,7 @@ impl AppState {
     pub fn open_live(&mut self) {
         self.ensure_client();
         self.online.ask_live();
-        self.open("online-live");
+        self.open(Screen::OnlineLive);
     }
 
     /// Watches a game by a typed code, a pasted link, or from the live list.
@@ -346,16 +346,21 @@ impl AppState {
     /// The waiting room of the game that has a free seat: its code, its link, a fresh note.
     fn show_waiting(&mut self) {
         if let Some(ui) = self.ui() {
-            ui.global::<App>().set_invite_note(SharedString::default());
+            ui.global::<OnlineProps>()
+                .set_invite_note(SharedString::default());
         }
-        self.open("online-waiting");
+        self.open(Screen::OnlineWaiting);
     }
 
     /// The message that invites a friend to the waiting game: the game, its link and its code.
     pub fn invite_message(&self) -> Option<String> {
         let code = self.online.waiting()?;
         let kind = self.online.kind_of(code)?;
-        let link = self.ui()?.global::<App>().get_online_link().to_string();
+        let link = self
+            .ui()?
+            .global::<OnlineProps>()
+            .get_online_link()
+            .to_string();
         Some(self.i18n.tr_args(
             "online-invite-message",
             &[
@@ -369,7 +374,7 @@ impl AppState {
     /// The waiting room's "Copy link" was pressed (the screen copied the link itself).
     pub fn invite_copied(&mut self) {
         if let Some(ui) = self.ui() {
-            ui.global::<App>()
+            ui.global::<OnlineProps>()
                 .set_invite_note(self.tr("online-link-copied").into());
         }
     }
@@ -381,7 +386,7 @@ impl AppState {
         };
         if !send(&self.tr("online-invite-chooser"), &text) {
             if let Some(ui) = self.ui() {
-                ui.global::<App>()
+                ui.global::<OnlineProps>()
                     .set_invite_note(self.tr("share-send-failed").into());
             }
         }
@@ -391,7 +396,7 @@ impl AppState {
     pub fn online_open(&mut self, code: &str) {
         self.online.clear_error();
         if self.online.current() == Some(code) && self.controller.is_some() {
-            self.open("game");
+            self.open(Screen::Game);
             return;
         }
         self.ensure_client();
@@ -532,20 +537,20 @@ impl AppState {
             .filter(|g| g.server == server && !server.is_empty())
             .map(|g| self.game_row(g))
             .collect();
-        ui.global::<App>()
+        ui.global::<HomeProps>()
             .set_home_online(ModelRc::new(VecModel::from(rows)));
     }
 
     /// Every online screen's properties.
     pub fn refresh_online(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
-        app.set_online_server(self.online_address().into());
+        let online_ui = ui.global::<OnlineProps>();
+        online_ui.set_online_server(self.online_address().into());
         let (conn, text) = self.conn_text();
-        app.set_online_conn(conn);
-        app.set_online_conn_text(text.into());
-        app.set_online_name(self.settings.player_name.clone().into());
-        app.set_online_error(
+        online_ui.set_online_conn(conn);
+        online_ui.set_online_conn_text(text.into());
+        online_ui.set_online_name(self.settings.player_name.clone().into());
+        online_ui.set_online_error(
             self.online
                 .error()
                 .map(|e| self.tr(online_error_key(e)))
@@ -561,7 +566,7 @@ impl AppState {
             .filter(|g| g.server == server)
             .map(|g| self.game_row(g))
             .collect();
-        app.set_online_games(ModelRc::new(VecModel::from(rows)));
+        online_ui.set_online_games(ModelRc::new(VecModel::from(rows)));
         let lobby: Vec<OnlineRow> = self
             .online
             .lobby()
@@ -586,7 +591,7 @@ impl AppState {
                 }
             })
             .collect();
-        app.set_lobby(ModelRc::new(VecModel::from(lobby)));
+        online_ui.set_lobby(ModelRc::new(VecModel::from(lobby)));
         let live: Vec<OnlineRow> = self
             .online
             .live()
@@ -617,10 +622,10 @@ impl AppState {
                 highlight: false,
             })
             .collect();
-        app.set_live_games(ModelRc::new(VecModel::from(live)));
+        online_ui.set_live_games(ModelRc::new(VecModel::from(live)));
         if let Some(code) = self.online.waiting() {
-            app.set_online_code(code.into());
-            app.set_online_code_spaced(format!("{} {}", &code[..3], &code[3..]).into());
+            online_ui.set_online_code(code.into());
+            online_ui.set_online_code_spaced(format!("{} {}", &code[..3], &code[3..]).into());
             let link = match ServerAddress::parse(self.online.address()) {
                 Ok(a) if a.host.contains(':') => {
                     format!("http://[{}]:{}/join/{code}", a.host, a.port)
@@ -628,11 +633,11 @@ impl AppState {
                 Ok(a) => format!("http://{}:{}/join/{code}", a.host, a.port),
                 Err(_) => code::link(code),
             };
-            app.set_online_link(link.into());
+            online_ui.set_online_link(link.into());
             if let Some(m) = self.online.mirror(code) {
                 let clock = self.clock_in_line(m.clock);
                 let side = m.you.map(|s| self.tr(side_key(s))).unwrap_or_default();
-                app.set_online_waiting_line(
+                online_ui.set_online_waiting_line(
                     self.i18n
                         .tr_args(
                             "online-waiting-line",
@@ -652,20 +657,20 @@ impl AppState {
     /// The online parts of the board screen: names, presence, claim, abort, rematch.
     pub fn refresh_online_board(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
+        let online_board_ui = ui.global::<OnlineBoardProps>();
         let Some(m) = self.online.current_mirror() else {
-            app.set_online(false);
-            app.set_watching(false);
-            app.set_spectators_line(SharedString::default());
-            app.set_opponent_away(false);
-            app.set_can_claim(false);
-            app.set_can_abort(false);
-            app.set_rematch_line(SharedString::default());
+            online_board_ui.set_online(false);
+            online_board_ui.set_watching(false);
+            online_board_ui.set_spectators_line(SharedString::default());
+            online_board_ui.set_opponent_away(false);
+            online_board_ui.set_can_claim(false);
+            online_board_ui.set_can_abort(false);
+            online_board_ui.set_rematch_line(SharedString::default());
             return;
         };
-        app.set_online(true);
-        app.set_watching(m.you.is_none());
-        app.set_spectators_line(
+        online_board_ui.set_online(true);
+        online_board_ui.set_watching(m.you.is_none());
+        online_board_ui.set_spectators_line(
             if m.spectators > 0 || m.audience {
                 let count = self.i18n.tr_args(
                     "online-spectators",
@@ -692,11 +697,11 @@ impl AppState {
                     ("black", self.player_name(m.seats[1].name.as_deref())),
                 ],
             );
-            app.set_opponent_line(names.into());
-            app.set_opponent_away(false);
-            app.set_can_claim(false);
-            app.set_can_abort(false);
-            app.set_rematch_line(SharedString::default());
+            online_board_ui.set_opponent_line(names.into());
+            online_board_ui.set_opponent_away(false);
+            online_board_ui.set_can_claim(false);
+            online_board_ui.set_can_abort(false);
+            online_board_ui.set_rematch_line(SharedString::default());
             return;
         }
         let me = m.you.unwrap_or(Side::White);
@@ -719,11 +724,11 @@ impl AppState {
             self.i18n
                 .tr_args("online-opponent-here", &[("name", name.clone())])
         };
-        app.set_opponent_line(line.into());
-        app.set_opponent_away(gone);
+        online_board_ui.set_opponent_line(line.into());
+        online_board_ui.set_opponent_away(gone);
         let claim_after = self.online.claim_after_ms();
-        app.set_can_claim(gone && away >= claim_after);
-        app.set_claim_line(
+        online_board_ui.set_can_claim(gone && away >= claim_after);
+        online_board_ui.set_claim_line(
             if away >= claim_after {
                 self.i18n
                     .tr_args("online-claim-now", &[("name", name.clone())])
@@ -738,7 +743,7 @@ impl AppState {
             }
             .into(),
         );
-        app.set_can_abort(live && m.moves.len() < 2);
+        online_board_ui.set_can_abort(live && m.moves.len() < 2);
         let rematch = match m.rematch_offer {
             Some(s) if s == me => self.tr("online-rematch-sent"),
             Some(_) => self
@@ -746,7 +751,7 @@ impl AppState {
                 .tr_args("online-rematch-offered", &[("name", name)]),
             None => String::new(),
         };
-        app.set_rematch_line(rematch.into());
+        online_board_ui.set_rematch_line(rematch.into());
     }
 
     /// The name shown on a side's strip in an online game.

@@ -18,7 +18,7 @@ use crate::i18n::Lang;
 use crate::rules::{GameKind, Side, Square};
 use crate::store::Store;
 
-use super::{App, TakhteApp};
+use super::{HomeProps, RulesProps, Screen, ShareProps, TakhteApp};
 
 /// The scenes `takhte screenshot` knows (and the online ones, [`super::demo::SCENES`]).
 pub const SCENES: [&str; 12] = [
@@ -91,7 +91,7 @@ fn scripted_game(app: &TakhteApp, game: NewGame, rolls: Vec<u8>, moves: &[&str])
     }
     s.controller = Some(c);
     drop(s);
-    app.state.borrow_mut().open("game");
+    app.state.borrow_mut().open(Screen::Game);
 }
 
 fn tap(app: &TakhteApp, name: &str, ranks: u8) {
@@ -110,10 +110,10 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
         position: None,
     };
     match scene {
-        "home" => app.state.borrow_mut().open("home"),
+        "home" => app.state.borrow_mut().open(Screen::Home),
         "new-game" => {
             app.window
-                .global::<App>()
+                .global::<HomeProps>()
                 .invoke_choose_game("chess".into());
         }
         "chess" => {
@@ -161,12 +161,12 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
                 &["f2f3", "e7e5", "g2g4", "d8h4"],
             );
         }
-        "settings" => app.state.borrow_mut().open("settings"),
+        "settings" => app.state.borrow_mut().open(Screen::Settings),
         "rules" => {
-            app.window.global::<App>().set_rules_tab(3);
-            app.state.borrow_mut().open("rules");
+            app.window.global::<RulesProps>().set_rules_tab(3);
+            app.state.borrow_mut().open(Screen::Rules);
         }
-        "saved-games" => app.state.borrow_mut().open("saved"),
+        "saved-games" => app.state.borrow_mut().open(Screen::Saved),
         "share" => {
             scripted_game(
                 app,
@@ -179,11 +179,11 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
             );
             app.state.borrow_mut().share();
             // As on a phone, which has a share menu ("Send…").
-            app.window.global::<App>().set_can_send(true);
+            app.window.global::<ShareProps>().set_can_send(true);
         }
         "import" => {
             app.state.borrow_mut().open_import();
-            let g = app.window.global::<App>();
+            let g = app.window.global::<ShareProps>();
             g.set_import_text("[Event \"Club night\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Ke2".into());
             app.state.borrow_mut().import_game();
         }

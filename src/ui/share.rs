@@ -10,7 +10,7 @@ use crate::game::share::{self, ImportError, Players};
 use crate::game::{Controller, Layout, Opponent, SystemRandomness};
 use crate::rules::{GameKind, Side};
 
-use super::{App, AppState};
+use super::{AppState, Screen, ShareProps};
 
 /// Whether the game on the board can be shared: it has a move, and it is not an online
 /// minesweeper game (its mines are the server's: this device's copy of the start position
@@ -103,17 +103,17 @@ impl AppState {
         } else {
             "share-about-record"
         };
-        let app = ui.global::<App>();
-        app.set_share_text(text.into());
-        app.set_share_about(self.tr(about).into());
-        app.set_share_note(SharedString::default());
-        app.set_share_open(true);
+        let share_ui = ui.global::<ShareProps>();
+        share_ui.set_share_text(text.into());
+        share_ui.set_share_about(self.tr(about).into());
+        share_ui.set_share_note(SharedString::default());
+        share_ui.set_share_open(true);
     }
 
     /// The share sheet's Copy was pressed (the sheet copied the text itself).
     pub fn share_copied(&mut self) {
         if let Some(ui) = self.ui() {
-            ui.global::<App>()
+            ui.global::<ShareProps>()
                 .set_share_note(self.tr("share-copied").into());
         }
     }
@@ -123,13 +123,13 @@ impl AppState {
         let (Some(send), Some(ui)) = (self.system_share.clone(), self.ui()) else {
             return;
         };
-        let app = ui.global::<App>();
-        let text = app.get_share_text();
+        let share_ui = ui.global::<ShareProps>();
+        let text = share_ui.get_share_text();
         if text.is_empty() {
             return;
         }
         if !send(&self.tr("share-title"), &text) {
-            app.set_share_note(self.tr("share-send-failed").into());
+            share_ui.set_share_note(self.tr("share-send-failed").into());
         }
     }
 
@@ -157,8 +157,8 @@ impl AppState {
         let (Some(ui), Some(c)) = (self.ui(), self.controller.as_ref()) else {
             return;
         };
-        let app = ui.global::<App>();
-        let text = app.get_share_text().to_string();
+        let share_ui = ui.global::<ShareProps>();
+        let text = share_ui.get_share_text().to_string();
         let name = file_name(c.session().kind(), local_now());
         let note = match write_new(&self.export_dir(), &name, &text) {
             Ok(path) => self.i18n.tr_args(
@@ -171,15 +171,16 @@ impl AppState {
                 &[("reason", self.isolate(&e.to_string()))],
             ),
         };
-        app.set_share_note(note.into());
+        share_ui.set_share_note(note.into());
     }
 
     /// Shows the import screen, empty of old errors.
     pub fn open_import(&mut self) {
         if let Some(ui) = self.ui() {
-            ui.global::<App>().set_import_error(SharedString::default());
+            ui.global::<ShareProps>()
+                .set_import_error(SharedString::default());
         }
-        self.open("import");
+        self.open(Screen::Import);
     }
 
     /// Why a text is not a game, in the user's language.
@@ -209,8 +210,8 @@ impl AppState {
     /// leaves the screen as it is, with the reason.
     pub fn import_game(&mut self) {
         let Some(ui) = self.ui() else { return };
-        let app = ui.global::<App>();
-        let text = app.get_import_text().to_string();
+        let share_ui = ui.global::<ShareProps>();
+        let text = share_ui.get_import_text().to_string();
         let session = share::import(&text)
             .map_err(|e| self.import_error_text(&e))
             .and_then(|imported| {
@@ -219,7 +220,7 @@ impl AppState {
         let session = match session {
             Ok(s) => s,
             Err(message) => {
-                app.set_import_error(message.into());
+                share_ui.set_import_error(message.into());
                 return;
             }
         };
@@ -237,9 +238,9 @@ impl AppState {
         self.last_game = None;
         // At its last move a finished game opens with its result sheet closed (install).
         self.install(c, None);
-        app.set_import_text(SharedString::default());
-        app.set_import_error(SharedString::default());
-        self.open("game");
+        share_ui.set_import_text(SharedString::default());
+        share_ui.set_import_error(SharedString::default());
+        self.open(Screen::Game);
     }
 }
 

@@ -43,7 +43,7 @@ pub fn tap(app: &TakhteApp, square: &str) {
 
 /// The screen shown.
 pub fn screen(app: &TakhteApp) -> String {
-    app.window.global::<App>().get_screen().to_string()
+    app.window.global::<App>().get_screen().name().to_string()
 }
 
 /// Every move of the game on the board (whatever the review cursor), none without a game.
