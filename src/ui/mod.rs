@@ -5,12 +5,19 @@
 slint::include_modules!();
 
 pub mod app;
+mod board;
 pub mod board_model;
 pub mod demo;
+mod home;
 pub mod images;
+mod new_game;
 pub mod online;
+mod rules;
+mod saved;
 pub mod screenshot;
+mod settings;
 pub mod share;
+mod stats;
 
 pub use app::{AppState, TakhteApp};
 
@@ -58,5 +65,13 @@ impl From<&str> for Screen {
     /// The screen of a name; home for a name that is none.
     fn from(name: &str) -> Screen {
         Screen::from_name(name).unwrap_or(Screen::Home)
+    }
+}
+
+/// The translation key of a side's name.
+pub(crate) fn side_key(side: crate::rules::Side) -> &'static str {
+    match side {
+        crate::rules::Side::White => "side-white",
+        crate::rules::Side::Black => "side-black",
     }
 }

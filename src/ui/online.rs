@@ -23,6 +23,7 @@ use crate::store::OnlineGame;
 use takhte_online::session::{Notice, OnlineError};
 
 use super::app::AppState;
+use super::side_key;
 use super::{HomeProps, OnlineBoardProps, OnlineProps, OnlineRow, Screen};
 
 thread_local! {
@@ -46,13 +47,6 @@ fn wake() {
             }
         })
     });
-}
-
-fn side_key(side: Side) -> &'static str {
-    match side {
-        Side::White => "side-white",
-        Side::Black => "side-black",
-    }
 }
 
 fn error_key(code: ErrorCode) -> &'static str {
@@ -210,8 +204,8 @@ impl AppState {
         self.last_game = None;
         self.stats_recorded = over;
         self.result_closed = over;
-        self.last_view = None;
-        self.history.clear();
+        self.board.last_view = None;
+        self.board.history.clear();
         self.open(Screen::Game);
     }
 

@@ -1,0 +1,156 @@
+//! The saved-games screen's adapter: the list, opening and deleting a game.
+
+use std::sync::Arc;
+
+use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
+
+use crate::ai::Standard;
+use crate::game::{from_record, Autosaver, SystemRandomness};
+
+use super::app::*;
+use super::{SavedData, SavedProps, Screen};
+
+use super::side_key;
+
+impl AppState {
+    /// Resumes a saved game by id.
+    pub fn resume(&mut self, id: &str) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        let Ok(rec) = store.load_game(id) else {
+            self.refresh_all();
+            return;
+        };
+        match from_record(&rec, Arc::clone(&self.engine), Box::new(SystemRandomness)) {
+            Ok(mut c) => {
+                self.save_now();
+                self.last_game = None;
+                // A finished game opens for review at its last move, without the result sheet
+                // (install closes the sheet of a game over at its cursor).
+                if c.session().final_end().is_some() {
+                    let n = c.session().moves().len();
+                    c.review_to(n);
+                }
+                self.install(
+                    c,
+                    Some(Autosaver::resume(store, rec.id.clone(), rec.created_unix)),
+                );
+                self.open(Screen::Game);
+            }
+            Err(_) => self.refresh_all(),
+        }
+    }
+
+    pub(crate) fn delete(&mut self, id: &str) {
+        if let Some(store) = &self.store {
+            let _ = store.delete_game(id);
+        }
+        if self.saver.as_ref().is_some_and(|s| s.id() == id) {
+            self.saver = None;
+            self.controller = None;
+        }
+        self.refresh_saved();
+        self.refresh_home();
+    }
+
+    pub(crate) fn refresh_saved(&mut self) {
+        let Some(ui) = self.ui() else { return };
+        let Some(store) = &self.store else { return };
+        let mut rows = Vec::new();
+        for g in store.list_games() {
+            let damaged = |title: String, reason: String| SavedData {
+                id: g.id.clone().into(),
+                title: title.into(),
+                line1: self.tr("saved-damaged").into(),
+                line2: SharedString::default(),
+                damaged: true,
+                finished: false,
+                details: self
+                    .i18n
+                    .tr_args(
+                        "saved-damaged-details",
+                        &[("file", g.file.clone()), ("reason", reason)],
+                    )
+                    .into(),
+            };
+            let row = match &g.entry {
+                Ok(rec) => {
+                    let kind = kind_of(&rec.kind);
+                    let line1 = self.i18n.tr_args(
+                        "saved-line",
+                        &[
+                            ("opponent", self.opponent_text(rec)),
+                            ("moves", self.moves_text(rec.moves.len())),
+                        ],
+                    );
+                    let state = match &rec.result {
+                        Some(r) => self.i18n.tr_args(
+                            "saved-result",
+                            &[
+                                (
+                                    "result",
+                                    self.tr(&format!(
+                                        "result-{}",
+                                        r.winner.as_deref().unwrap_or("draw")
+                                    )),
+                                ),
+                                ("reason", self.tr(&format!("reason-{}", r.reason))),
+                            ],
+                        ),
+                        None => {
+                            match from_record(rec, Arc::new(Standard), Box::new(SystemRandomness)) {
+                                Ok(c) => {
+                                    let side = c.session().game().side_to_move();
+                                    self.i18n.tr_args(
+                                        "saved-to-move",
+                                        &[("side", self.tr(side_key(side)))],
+                                    )
+                                }
+                                Err(e) => {
+                                    rows.push(damaged(self.game_name(kind), e.to_string()));
+                                    continue;
+                                }
+                            }
+                        }
+                    };
+                    SavedData {
+                        id: g.id.clone().into(),
+                        title: self.game_name(kind).into(),
+                        line1: line1.into(),
+                        line2: self
+                            .i18n
+                            .tr_args(
+                                "saved-state-line",
+                                &[("state", state), ("date", self.i18n.date(rec.updated_unix))],
+                            )
+                            .into(),
+                        damaged: false,
+                        finished: rec.result.is_some(),
+                        details: SharedString::default(),
+                    }
+                }
+                Err(d) => damaged(self.tr("saved-damaged-title"), d.reason.clone()),
+            };
+            rows.push(row);
+        }
+        ui.global::<SavedProps>()
+            .set_saved(ModelRc::new(VecModel::from(rows)));
+    }
+
+    pub(crate) fn opponent_text(&self, rec: &crate::store::GameRecord) -> String {
+        match rec.mode.opponent {
+            crate::store::Opponent::Computer => self.i18n.tr_args(
+                "saved-vs-computer",
+                &[("n", self.i18n.number(rec.mode.level.unwrap_or(1)))],
+            ),
+            crate::store::Opponent::PassAndPlay => self.tr("saved-two-players"),
+            crate::store::Opponent::Online => self.tr("saved-online"),
+        }
+    }
+
+    /// How many moves a game has, counted as players count them (both sides' moves are one).
+    pub(crate) fn moves_text(&self, plies: usize) -> String {
+        self.i18n.tr_count("saved-moves", plies.div_ceil(2))
+    }
+}
