@@ -61,7 +61,28 @@ The outcome is `ongoing`, or `draw REASON`, `white-wins REASON`, `black-wins REA
 
 /// `takhte online-bot`: one online game played by a computer level through the protocol.
 fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
-    use crate::net::bot::{self, BotConfig, BotRole};
+    let config = online_bot_config(args)?;
+    let report = crate::net::bot::play(config).map_err(|e| Usage(format!("online-bot: {e}")))?;
+    let _ = writeln!(out, "moves {}", report.moves.join(" "));
+    match report.end {
+        Some(e) => {
+            let who = match e.winner {
+                Some(crate::rules::Side::White) => "white-wins",
+                Some(crate::rules::Side::Black) => "black-wins",
+                None => "draw",
+            };
+            let _ = writeln!(out, "{who} {}", e.reason);
+        }
+        None => {
+            let _ = writeln!(out, "unfinished");
+        }
+    }
+    Ok(())
+}
+
+/// The online bot's options: the server, create or join, the game's settings, the level.
+fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usage> {
+    use crate::net::bot::{BotConfig, BotRole};
     use crate::net::protocol::{ClockSpec, ColourChoice, GameSettings};
     let mut server = std::env::var(crate::net::SERVER_ENV).unwrap_or_default();
     let mut create: Option<GameKind> = None;
@@ -161,7 +182,7 @@ fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
         (None, Some(code)) => BotRole::Join(code),
         _ => return usage("online-bot: give --create GAME or --join CODE (one of them)"),
     };
-    let config = BotConfig {
+    Ok(BotConfig {
         address: server,
         token: crate::net::token::generate(),
         name,
@@ -176,23 +197,7 @@ fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
             let _ = o.flush();
         })),
         max_own_moves: None,
-    };
-    let report = bot::play(config).map_err(|e| Usage(format!("online-bot: {e}")))?;
-    let _ = writeln!(out, "moves {}", report.moves.join(" "));
-    match report.end {
-        Some(e) => {
-            let who = match e.winner {
-                Some(crate::rules::Side::White) => "white-wins",
-                Some(crate::rules::Side::Black) => "black-wins",
-                None => "draw",
-            };
-            let _ = writeln!(out, "{who} {}", e.reason);
-        }
-        None => {
-            let _ = writeln!(out, "unfinished");
-        }
-    }
-    Ok(())
+    })
 }
 
 /// A problem with the command line or its input: the one-line message for stderr.

@@ -386,136 +386,192 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    rt.block_on(async move {
-        let shared = Arc::new(Shared {
-            start: Instant::now(),
-            samples: Mutex::new(Vec::new()),
-            moves: AtomicU64::new(0),
-            games_done: AtomicU64::new(0),
-            errors: AtomicU64::new(0),
-            connected: AtomicU64::new(0),
-            measuring: AtomicBool::new(false),
-            stop: AtomicBool::new(false),
-            sent: Mutex::new(HashMap::new()),
-            watched: tokio::sync::watch::channel(None).0,
-            deliveries: Mutex::new(Vec::new()),
-            spectating: args.spectators > 0,
-        });
-        let games = if args.spectators > 0 { 1 } else { args.games };
-        let mut tasks = Vec::new();
-        let n = args.servers.len();
-        for i in 0..games {
-            // With several instances the two players of a game are on different ones.
-            let (tx, rx) = tokio::sync::mpsc::channel(4);
-            tasks.push(tokio::spawn(player(args.servers[i % n].clone(), Arc::clone(&shared), true, Some(tx), None, args.think_ms)));
-            tasks.push(tokio::spawn(player(args.servers[(i + 1) % n].clone(), Arc::clone(&shared), false, None, Some(rx), args.think_ms)));
-            if i % 50 == 49 {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-        }
-        for i in 0..args.idle {
-            tasks.push(tokio::spawn(idle(args.servers[i % n].clone(), Arc::clone(&shared))));
-        }
-        for i in 0..args.spectators {
-            tasks.push(tokio::spawn(spectator(args.servers[i % n].clone(), Arc::clone(&shared))));
-            if i % 100 == 99 {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        }
-        // Wait for the connections, then a warm-up of a few seconds.
-        let t = Instant::now();
-        while (shared.connected.load(Ordering::Relaxed) as usize)
-            < 2 * games + args.idle + args.spectators
-            && t.elapsed() < Duration::from_secs(60)
-        {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        let connect_time = t.elapsed();
-        tokio::time::sleep(Duration::from_secs(3)).await;
-        shared.measuring.store(true, Ordering::Relaxed);
-        let measure_start = Instant::now();
-        let mut rss: Vec<u64> = vec![0; args.pids.len()];
-        while measure_start.elapsed() < Duration::from_secs(args.seconds) {
-            tokio::time::sleep(Duration::from_millis(500)).await;
-            for (i, pid) in args.pids.iter().enumerate() {
-                if let Some(k) = rss_kib(*pid) {
-                    rss[i] = rss[i].max(k);
-                }
-            }
-        }
-        let rss_text = if rss.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " server RSS max {} MiB",
-                rss.iter().map(|k| (k / 1024).to_string()).collect::<Vec<_>>().join(" + ")
-            )
-        };
-        shared.measuring.store(false, Ordering::Relaxed);
-        let elapsed = measure_start.elapsed().as_secs_f64();
-        shared.stop.store(true, Ordering::Relaxed);
-        let mut s = shared.samples.lock().unwrap().clone();
-        s.sort_unstable();
-        let pct = |p: f64| -> f64 {
-            if s.is_empty() {
-                return f64::NAN;
-            }
-            s[((s.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
-        };
-        if args.spectators > 0 {
-            let d = shared.deliveries.lock().unwrap().clone();
-            let mut by_ply: HashMap<u32, Vec<u32>> = HashMap::new();
-            for (ply, us) in &d {
-                by_ply.entry(*ply).or_default().push(*us);
-            }
-            // The time until the last spectator had each move (moves every spectator got).
-            let mut last: Vec<u32> = by_ply
-                .values()
-                .filter(|v| v.len() >= args.spectators)
-                .map(|v| *v.iter().max().unwrap())
-                .collect();
-            last.sort_unstable();
-            let mut all: Vec<u32> = d.iter().map(|(_, us)| *us).collect();
-            all.sort_unstable();
-            let q = |v: &[u32], p: f64| -> f64 {
-                if v.is_empty() { return f64::NAN; }
-                v[((v.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
-            };
-            let mut pl = shared.samples.lock().unwrap().clone();
-            pl.sort_unstable();
-            eprintln!("opponent player's receipt ms p50 {:.1} p99 {:.1}", q(&pl, 0.5), q(&pl, 0.99));
-            println!(
-                "spectators {} moves {} last-spectator ms p50 {:.1} p99 {:.1} max {:.1} | every delivery ms p50 {:.1} p99 {:.1} ({} deliveries) errors {}{}",
-                args.spectators,
-                last.len(),
-                q(&last, 0.5),
-                q(&last, 0.99),
-                q(&last, 1.0),
-                q(&all, 0.5),
-                q(&all, 0.99),
-                all.len(),
-                shared.errors.load(Ordering::Relaxed),
-                rss_text
-            );
-        } else {
-        println!(
-            "games {} connections {} (connected in {:.1} s) moves/s {:.0} relay ms p50 {:.2} p99 {:.2} max {:.2} samples {} games finished {} errors {}{}",
-            args.games,
-            shared.connected.load(Ordering::Relaxed),
-            connect_time.as_secs_f64(),
-            shared.moves.load(Ordering::Relaxed) as f64 / elapsed,
-            pct(0.5),
-            pct(0.99),
-            pct(1.0),
-            s.len(),
-            shared.games_done.load(Ordering::Relaxed),
-            shared.errors.load(Ordering::Relaxed),
-            rss_text
-        );
-        }
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        for t in tasks {
-            t.abort();
-        }
+    rt.block_on(run(args));
+}
+
+/// The whole run: the clients, a warm-up, the measuring, the report.
+async fn run(args: Args) {
+    let shared = Arc::new(Shared {
+        start: Instant::now(),
+        samples: Mutex::new(Vec::new()),
+        moves: AtomicU64::new(0),
+        games_done: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        connected: AtomicU64::new(0),
+        measuring: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
+        sent: Mutex::new(HashMap::new()),
+        watched: tokio::sync::watch::channel(None).0,
+        deliveries: Mutex::new(Vec::new()),
+        spectating: args.spectators > 0,
     });
+    let games = if args.spectators > 0 { 1 } else { args.games };
+    let tasks = start_clients(&args, &shared, games).await;
+    // Wait for the connections, then a warm-up of a few seconds.
+    let t = Instant::now();
+    while (shared.connected.load(Ordering::Relaxed) as usize)
+        < 2 * games + args.idle + args.spectators
+        && t.elapsed() < Duration::from_secs(60)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let connect_time = t.elapsed();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    shared.measuring.store(true, Ordering::Relaxed);
+    let measure_start = Instant::now();
+    let rss_text = watch_memory(&args).await;
+    shared.measuring.store(false, Ordering::Relaxed);
+    let elapsed = measure_start.elapsed().as_secs_f64();
+    shared.stop.store(true, Ordering::Relaxed);
+    if args.spectators > 0 {
+        report_spectators(&args, &shared, &rss_text);
+    } else {
+        report_games(&args, &shared, connect_time, elapsed, &rss_text);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for t in tasks {
+        t.abort();
+    }
+}
+
+/// The players of `games` games (with several instances the two players of a game are on
+/// different ones), the idle connections, the spectators.
+async fn start_clients(
+    args: &Args,
+    shared: &Arc<Shared>,
+    games: usize,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut tasks = Vec::new();
+    let n = args.servers.len();
+    let server = |i: usize| args.servers[i % n].clone();
+    for i in 0..games {
+        let (tx, rx) = tokio::sync::mpsc::channel(4);
+        let think = args.think_ms;
+        tasks.push(tokio::spawn(player(
+            server(i),
+            Arc::clone(shared),
+            true,
+            Some(tx),
+            None,
+            think,
+        )));
+        tasks.push(tokio::spawn(player(
+            server(i + 1),
+            Arc::clone(shared),
+            false,
+            None,
+            Some(rx),
+            think,
+        )));
+        if i % 50 == 49 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    for i in 0..args.idle {
+        tasks.push(tokio::spawn(idle(server(i), Arc::clone(shared))));
+    }
+    for i in 0..args.spectators {
+        tasks.push(tokio::spawn(spectator(server(i), Arc::clone(shared))));
+        if i % 100 == 99 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    tasks
+}
+
+/// Waits out the measuring time, noting the servers' largest resident memory: the text of
+/// it for the report (none without server pids).
+async fn watch_memory(args: &Args) -> String {
+    let start = Instant::now();
+    let mut rss: Vec<u64> = vec![0; args.pids.len()];
+    while start.elapsed() < Duration::from_secs(args.seconds) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        for (i, pid) in args.pids.iter().enumerate() {
+            if let Some(k) = rss_kib(*pid) {
+                rss[i] = rss[i].max(k);
+            }
+        }
+    }
+    if rss.is_empty() {
+        return String::new();
+    }
+    format!(
+        " server RSS max {} MiB",
+        rss.iter()
+            .map(|k| (k / 1024).to_string())
+            .collect::<Vec<_>>()
+            .join(" + ")
+    )
+}
+
+/// The value at `p` (0 to 1) of sorted microseconds, in milliseconds.
+fn quantile(v: &[u32], p: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v[((v.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
+}
+
+/// One line: the games' relay times.
+fn report_games(
+    args: &Args,
+    shared: &Shared,
+    connect_time: Duration,
+    elapsed: f64,
+    rss_text: &str,
+) {
+    let mut s = shared.samples.lock().unwrap().clone();
+    s.sort_unstable();
+    println!(
+        "games {} connections {} (connected in {:.1} s) moves/s {:.0} relay ms p50 {:.2} p99 {:.2} max {:.2} samples {} games finished {} errors {}{}",
+        args.games,
+        shared.connected.load(Ordering::Relaxed),
+        connect_time.as_secs_f64(),
+        shared.moves.load(Ordering::Relaxed) as f64 / elapsed,
+        quantile(&s, 0.5),
+        quantile(&s, 0.99),
+        quantile(&s, 1.0),
+        s.len(),
+        shared.games_done.load(Ordering::Relaxed),
+        shared.errors.load(Ordering::Relaxed),
+        rss_text
+    );
+}
+
+/// One line: how long until the last spectator had each move.
+fn report_spectators(args: &Args, shared: &Shared, rss_text: &str) {
+    let d = shared.deliveries.lock().unwrap().clone();
+    let mut by_ply: HashMap<u32, Vec<u32>> = HashMap::new();
+    for (ply, us) in &d {
+        by_ply.entry(*ply).or_default().push(*us);
+    }
+    // The time until the last spectator had each move (moves every spectator got).
+    let mut last: Vec<u32> = by_ply
+        .values()
+        .filter(|v| v.len() >= args.spectators)
+        .map(|v| *v.iter().max().unwrap())
+        .collect();
+    last.sort_unstable();
+    let mut all: Vec<u32> = d.iter().map(|(_, us)| *us).collect();
+    all.sort_unstable();
+    let mut pl = shared.samples.lock().unwrap().clone();
+    pl.sort_unstable();
+    eprintln!(
+        "opponent player's receipt ms p50 {:.1} p99 {:.1}",
+        quantile(&pl, 0.5),
+        quantile(&pl, 0.99)
+    );
+    println!(
+        "spectators {} moves {} last-spectator ms p50 {:.1} p99 {:.1} max {:.1} | every delivery ms p50 {:.1} p99 {:.1} ({} deliveries) errors {}{}",
+        args.spectators,
+        last.len(),
+        quantile(&last, 0.5),
+        quantile(&last, 0.99),
+        quantile(&last, 1.0),
+        quantile(&all, 0.5),
+        quantile(&all, 0.99),
+        all.len(),
+        shared.errors.load(Ordering::Relaxed),
+        rss_text
+    );
 }

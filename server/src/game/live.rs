@@ -448,77 +448,96 @@ impl Live {
                 },
                 now_ms,
             )]),
-            Command::OfferDraw => match self.rec.draw_offer.map(side_of) {
-                Some(s) if s == me => refuse(
-                    ErrorCode::NoDrawOffer,
-                    "your draw offer is waiting for an answer",
-                ),
-                Some(_) => Ok(vec![self.end_with(
-                    EndState {
-                        winner: None,
-                        reason: "agreement".into(),
-                    },
-                    now_ms,
-                )]),
-                None => {
-                    let now = self.rec.moves.len() as u32;
-                    let last = &mut self.rec.draw_offered_at[me.index()];
-                    if last.is_some_and(|at| now < at + 2) {
-                        return refuse(
-                            ErrorCode::DrawOfferTooSoon,
-                            "one draw offer a move: offer again after the next move",
-                        );
-                    }
-                    *last = Some(now);
-                    self.rec.draw_offer = Some(me.index() as u8);
-                    Ok(vec![GameEvent::DrawOffered { by: me }])
-                }
-            },
-            Command::AnswerDraw(accept) => match self.rec.draw_offer.map(side_of) {
-                Some(s) if s != me => {
-                    if accept {
-                        Ok(vec![self.end_with(
-                            EndState {
-                                winner: None,
-                                reason: "agreement".into(),
-                            },
-                            now_ms,
-                        )])
-                    } else {
-                        self.rec.draw_offer = None;
-                        Ok(vec![GameEvent::DrawDeclined { by: me }])
-                    }
-                }
-                _ => refuse(ErrorCode::NoDrawOffer, "there is no draw offer to answer"),
-            },
-            Command::ClaimWin => {
-                if ctx.opponent_away_ms < ctx.claim_after_ms {
-                    return refuse(
-                        ErrorCode::CannotClaim,
-                        format!(
-                            "the opponent has been gone {} s; a claim needs {} s",
-                            ctx.opponent_away_ms / 1000,
-                            ctx.claim_after_ms / 1000
-                        ),
-                    );
-                }
-                let end = if self.rec.moves.len() < 2 {
-                    EndState {
-                        winner: None,
-                        reason: "aborted".into(),
-                    }
-                } else {
-                    EndState {
-                        winner: Some(me),
-                        reason: "abandoned".into(),
-                    }
-                };
-                Ok(vec![self.end_with(end, now_ms)])
-            }
+            Command::OfferDraw => self.offer_draw(me, now_ms),
+            Command::AnswerDraw(accept) => self.answer_draw(me, accept, now_ms),
+            Command::ClaimWin => self.claim_win(me, ctx),
             Command::Join | Command::Abort | Command::Rematch | Command::Rename(_) => {
                 unreachable!("handled above")
             }
         }
+    }
+
+    /// A draw offered (or, when the other side's offer waits, agreed): one offer a move.
+    fn offer_draw(&mut self, me: Side, now_ms: u64) -> Result<Vec<GameEvent>, Refusal> {
+        match self.rec.draw_offer.map(side_of) {
+            Some(s) if s == me => refuse(
+                ErrorCode::NoDrawOffer,
+                "your draw offer is waiting for an answer",
+            ),
+            Some(_) => Ok(vec![self.end_with(
+                EndState {
+                    winner: None,
+                    reason: "agreement".into(),
+                },
+                now_ms,
+            )]),
+            None => {
+                let now = self.rec.moves.len() as u32;
+                let last = &mut self.rec.draw_offered_at[me.index()];
+                if last.is_some_and(|at| now < at + 2) {
+                    return refuse(
+                        ErrorCode::DrawOfferTooSoon,
+                        "one draw offer a move: offer again after the next move",
+                    );
+                }
+                *last = Some(now);
+                self.rec.draw_offer = Some(me.index() as u8);
+                Ok(vec![GameEvent::DrawOffered { by: me }])
+            }
+        }
+    }
+
+    /// The answer to the other side's draw offer.
+    fn answer_draw(
+        &mut self,
+        me: Side,
+        accept: bool,
+        now_ms: u64,
+    ) -> Result<Vec<GameEvent>, Refusal> {
+        match self.rec.draw_offer.map(side_of) {
+            Some(s) if s != me => {
+                if accept {
+                    Ok(vec![self.end_with(
+                        EndState {
+                            winner: None,
+                            reason: "agreement".into(),
+                        },
+                        now_ms,
+                    )])
+                } else {
+                    self.rec.draw_offer = None;
+                    Ok(vec![GameEvent::DrawDeclined { by: me }])
+                }
+            }
+            _ => refuse(ErrorCode::NoDrawOffer, "there is no draw offer to answer"),
+        }
+    }
+
+    /// The win claimed over an opponent gone long enough (before each side has moved, the
+    /// game is aborted instead).
+    fn claim_win(&mut self, me: Side, ctx: &Context) -> Result<Vec<GameEvent>, Refusal> {
+        if ctx.opponent_away_ms < ctx.claim_after_ms {
+            return refuse(
+                ErrorCode::CannotClaim,
+                format!(
+                    "the opponent has been gone {} s; a claim needs {} s",
+                    ctx.opponent_away_ms / 1000,
+                    ctx.claim_after_ms / 1000
+                ),
+            );
+        }
+        let end = if self.rec.moves.len() < 2 {
+            EndState {
+                winner: None,
+                reason: "aborted".into(),
+            }
+        } else {
+            EndState {
+                winner: Some(me),
+                reason: "abandoned".into(),
+            }
+        };
+        Ok(vec![self.end_with(end, ctx.now_ms)])
     }
 
     fn join(&mut self, actor: &Actor, seat: Option<Side>) -> Result<Vec<GameEvent>, Refusal> {
