@@ -2,12 +2,12 @@
 //! changes, runs the computer's turns on a worker thread, ticks the clocks, and produces the
 //! [`View`] the UI draws. It knows nothing of Slint.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::Receiver;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use takhte_ai::{Answer, Engine, Request};
+use takhte_ai::{Answer, Engine};
 use takhte_rules::{
     chess, dice, mine, AnyGame, AnyMove, GameKind, GameResult, Rules, Side, Square,
 };
@@ -16,6 +16,9 @@ use super::annotate::{annotate, annotate_snapshots, describe, Ply};
 use super::clock::{Clock, TimeControl};
 use super::session::{GameEnd, GameStart, Session, SessionError};
 use super::view::{Status, View};
+
+mod computer;
+mod online;
 
 /// Who plays the other side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -326,145 +329,6 @@ impl Controller {
         };
         c.after_change();
         Ok(c)
-    }
-
-    /// A controller for an online game as the server describes it; this device plays `me`, or
-    /// watches (`None`).
-    pub fn online(
-        kind: GameKind,
-        start_rolls: Vec<(u8, u8)>,
-        me: Option<Side>,
-        state: &OnlineState,
-        engine: Arc<dyn Engine>,
-    ) -> Result<Controller, SessionError> {
-        let start = GameStart {
-            kind,
-            position: None,
-            seed: 0,
-            start_rolls,
-        };
-        let session = Session::from_snapshots(start, state.moves.clone(), state.positions.clone())?;
-        let opponent = match me {
-            Some(me) => Opponent::Online { me },
-            None => Opponent::Watching,
-        };
-        let mut c = Controller::from_session(
-            session,
-            opponent,
-            Layout::Fixed,
-            None,
-            engine,
-            Box::new(ScriptedRandomness::new(vec![1], vec![0])),
-        );
-        c.manual_flip = me == Some(Side::Black);
-        c.paused = false;
-        c.sync_online(state);
-        c.changed = false;
-        Ok(c)
-    }
-
-    /// Online: takes in the server's game as it stands now. New moves are appended (the
-    /// cursor follows unless the player is reviewing); a game that no longer fits is rebuilt.
-    pub fn sync_online(&mut self, state: &OnlineState) {
-        if !self.is_online() {
-            return;
-        }
-        let known = self.session.moves().len();
-        let fits = state.moves.len() >= known
-            && state.moves[..known] == *self.session.moves()
-            && state.positions.len() == state.moves.len() + 1;
-        let mut moved = false;
-        if fits {
-            for i in known..state.moves.len() {
-                self.session
-                    .push_snapshot(state.moves[i].clone(), state.positions[i + 1].clone());
-                moved = true;
-            }
-        } else if let Ok(s) = Session::from_snapshots(
-            self.session.start().clone(),
-            state.moves.clone(),
-            state.positions.clone(),
-        ) {
-            self.session = s;
-            moved = true;
-        }
-        if moved || state.rolled.is_some() != self.rolled.is_some() {
-            self.awaiting = None;
-        }
-        if state.rolled.is_some() && state.rolled != self.rolled {
-            self.last_face = state.rolled;
-        }
-        if moved {
-            // The face of a pawn move (or an empty roll) stays shown until the next roll.
-            if let Some(face) = state
-                .moves
-                .last()
-                .and_then(|m| m.split_once(':'))
-                .and_then(|(f, _)| f.parse().ok())
-            {
-                self.last_face = Some(face);
-            }
-        }
-        self.rolled = state.rolled;
-        self.online_started = state.started;
-        self.suggestions = state.suggestions.clone();
-        self.crowd = state.crowd.clone();
-        self.your_suggestion = state.your_suggestion.clone();
-        self.draw_offer = state.draw_offer;
-        let ended = self.session.players_end();
-        self.session.set_end(state.end);
-        if state.end.is_some() {
-            self.awaiting = None;
-        }
-        self.session.clock = state.clocks.map(|(control, w, b, running, at)| {
-            let mut clock = Clock::with_remaining(control, w, b);
-            if let (Some(side), None) = (running, state.end) {
-                clock.start(side, at);
-            }
-            clock
-        });
-        if moved {
-            self.notice = None;
-            self.after_change_keep_ai();
-        } else if ended != state.end {
-            self.changed = true;
-        }
-        self.changed = true;
-    }
-
-    /// Online: the requests for the server made since the last call.
-    pub fn take_outbox(&mut self) -> Vec<Outgoing> {
-        std::mem::take(&mut self.outbox)
-    }
-
-    /// Online: the server refused what was sent (the reason is a translation key); taps work
-    /// again.
-    pub fn refused(&mut self, key: &'static str) {
-        self.awaiting = None;
-        self.selected = None;
-        self.path.clear();
-        self.notice = Some(Status::new(key));
-        self.changed = true;
-    }
-
-    /// Whether this is an online game (played or watched).
-    pub fn is_online(&self) -> bool {
-        matches!(self.opponent, Opponent::Online { .. } | Opponent::Watching)
-    }
-
-    /// Whether this device watches an online game.
-    pub fn is_watching(&self) -> bool {
-        matches!(self.opponent, Opponent::Watching)
-    }
-
-    /// Online: whether a move or roll is on its way to the server.
-    pub fn awaiting_server(&self) -> bool {
-        self.awaiting.is_some()
-    }
-
-    /// Online: whether both seats are taken.
-    pub fn online_started(&self) -> bool {
-        self.online_started
     }
 
     /// A controller for a session restored from a save.
@@ -1139,121 +1003,6 @@ impl Controller {
     }
 
     // ----- the computer -----
-
-    fn cancel_search(&mut self) {
-        self.generation += 1;
-        if let Some(p) = self.pending.take() {
-            p.cancel.store(true, Ordering::Relaxed);
-        }
-    }
-
-    fn start_search(&mut self, purpose: Purpose) {
-        let level = match self.opponent {
-            Opponent::Computer { level, .. } => level,
-            Opponent::PassAndPlay | Opponent::Online { .. } | Opponent::Watching => {
-                takhte_ai::MAX_LEVEL
-            }
-        };
-        let req = Request {
-            game: self.session.game().clone(),
-            level: if matches!(purpose, Purpose::Hint) {
-                takhte_ai::MAX_LEVEL
-            } else {
-                level
-            },
-            seed: self.session.start().seed
-                ^ (self.session.cursor() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            rolled: self.rolled,
-            movetime_ms: self.movetime_ms,
-        };
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = channel();
-        let engine = Arc::clone(&self.engine);
-        let flag = Arc::clone(&cancel);
-        std::thread::spawn(move || {
-            let answer = engine.think(&req, &flag);
-            let _ = tx.send(answer);
-        });
-        self.pending = Some(Pending {
-            generation: self.generation,
-            purpose,
-            cancel,
-            answer: rx,
-        });
-    }
-
-    fn maybe_start_ai(&mut self) {
-        if self.pending.is_some()
-            || self.is_online()
-            || self.paused
-            || self.reviewing
-            || self.session.is_over()
-            || self.human_to_move()
-        {
-            return;
-        }
-        self.start_search(Purpose::Move);
-    }
-
-    /// Applies the computer's answer if it has come; drops an answer for an old position.
-    pub fn poll_ai(&mut self) -> bool {
-        let Some(p) = &self.pending else { return false };
-        match p.answer.try_recv() {
-            Ok(answer) => {
-                let p = self.pending.take().expect("pending was Some");
-                self.handle_answer(p, answer);
-                true
-            }
-            Err(std::sync::mpsc::TryRecvError::Empty) => false,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                self.pending = None;
-                false
-            }
-        }
-    }
-
-    /// Waits up to `timeout` for the computer's answer and applies it (for tests and the CLI).
-    pub fn wait_for_ai(&mut self, timeout: Duration) -> bool {
-        let Some(p) = &self.pending else { return false };
-        match p.answer.recv_timeout(timeout) {
-            Ok(answer) => {
-                let p = self.pending.take().expect("pending was Some");
-                self.handle_answer(p, answer);
-                true
-            }
-            Err(RecvTimeoutError::Timeout) => false,
-            Err(RecvTimeoutError::Disconnected) => {
-                self.pending = None;
-                false
-            }
-        }
-    }
-
-    /// Whether the computer is thinking.
-    pub fn thinking(&self) -> bool {
-        self.pending
-            .as_ref()
-            .is_some_and(|p| matches!(p.purpose, Purpose::Move))
-    }
-
-    fn handle_answer(&mut self, p: Pending, answer: Option<Answer>) {
-        if p.generation != self.generation {
-            return; // a late answer for an old position
-        }
-        match (p.purpose, answer) {
-            (Purpose::Hint, Some(Answer::Move(m))) => self.hint = Some(m),
-            (Purpose::Hint, Some(Answer::Roll)) => {
-                self.notice = Some(Status::new("status-hint-roll"))
-            }
-            (Purpose::Move, Some(Answer::Move(m))) => self.play(m),
-            (Purpose::Move, Some(Answer::Roll)) => {
-                let face = self.random.roll();
-                self.apply_roll(face);
-                self.maybe_start_ai();
-            }
-            (_, None) => {}
-        }
-    }
 
     fn after_change(&mut self) {
         self.cancel_search();

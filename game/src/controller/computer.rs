@@ -1,0 +1,130 @@
+//! The controller's computer player: a search on a worker thread, cancelled when the game
+//! changes, its answer taken in on the UI's thread.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+use takhte_ai::{Answer, Request};
+
+use crate::view::Status;
+
+use super::*;
+
+impl Controller {
+    pub(super) fn cancel_search(&mut self) {
+        self.generation += 1;
+        if let Some(p) = self.pending.take() {
+            p.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub(super) fn start_search(&mut self, purpose: Purpose) {
+        let level = match self.opponent {
+            Opponent::Computer { level, .. } => level,
+            Opponent::PassAndPlay | Opponent::Online { .. } | Opponent::Watching => {
+                takhte_ai::MAX_LEVEL
+            }
+        };
+        let req = Request {
+            game: self.session.game().clone(),
+            level: if matches!(purpose, Purpose::Hint) {
+                takhte_ai::MAX_LEVEL
+            } else {
+                level
+            },
+            seed: self.session.start().seed
+                ^ (self.session.cursor() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            rolled: self.rolled,
+            movetime_ms: self.movetime_ms,
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        let engine = Arc::clone(&self.engine);
+        let flag = Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            let answer = engine.think(&req, &flag);
+            let _ = tx.send(answer);
+        });
+        self.pending = Some(Pending {
+            generation: self.generation,
+            purpose,
+            cancel,
+            answer: rx,
+        });
+    }
+
+    pub(super) fn maybe_start_ai(&mut self) {
+        if self.pending.is_some()
+            || self.is_online()
+            || self.paused
+            || self.reviewing
+            || self.session.is_over()
+            || self.human_to_move()
+        {
+            return;
+        }
+        self.start_search(Purpose::Move);
+    }
+
+    /// Applies the computer's answer if it has come; drops an answer for an old position.
+    pub fn poll_ai(&mut self) -> bool {
+        let Some(p) = &self.pending else { return false };
+        match p.answer.try_recv() {
+            Ok(answer) => {
+                let p = self.pending.take().expect("pending was Some");
+                self.handle_answer(p, answer);
+                true
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => false,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.pending = None;
+                false
+            }
+        }
+    }
+
+    /// Waits up to `timeout` for the computer's answer and applies it (for tests and the CLI).
+    pub fn wait_for_ai(&mut self, timeout: Duration) -> bool {
+        let Some(p) = &self.pending else { return false };
+        match p.answer.recv_timeout(timeout) {
+            Ok(answer) => {
+                let p = self.pending.take().expect("pending was Some");
+                self.handle_answer(p, answer);
+                true
+            }
+            Err(RecvTimeoutError::Timeout) => false,
+            Err(RecvTimeoutError::Disconnected) => {
+                self.pending = None;
+                false
+            }
+        }
+    }
+
+    /// Whether the computer is thinking.
+    pub fn thinking(&self) -> bool {
+        self.pending
+            .as_ref()
+            .is_some_and(|p| matches!(p.purpose, Purpose::Move))
+    }
+
+    pub(super) fn handle_answer(&mut self, p: Pending, answer: Option<Answer>) {
+        if p.generation != self.generation {
+            return; // a late answer for an old position
+        }
+        match (p.purpose, answer) {
+            (Purpose::Hint, Some(Answer::Move(m))) => self.hint = Some(m),
+            (Purpose::Hint, Some(Answer::Roll)) => {
+                self.notice = Some(Status::new("status-hint-roll"))
+            }
+            (Purpose::Move, Some(Answer::Move(m))) => self.play(m),
+            (Purpose::Move, Some(Answer::Roll)) => {
+                let face = self.random.roll();
+                self.apply_roll(face);
+                self.maybe_start_ai();
+            }
+            (_, None) => {}
+        }
+    }
+}
