@@ -5,40 +5,7 @@
 
 use std::path::PathBuf;
 
-/// What the system back button does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BackAction {
-    /// Go to this screen (by its name, [`crate::ui::Screen::name`]).
-    GoTo(&'static str),
-    /// On the home screen: ask before leaving the app.
-    AskToLeave,
-    /// A dialog is open (the leave question, the share sheet): close it (stay).
-    CloseDialog,
-}
-
-/// The back button on `screen` (with a dialog open or not): an open dialog closes; opening a
-/// game from text goes back to the saved games; every other screen goes back to home; home asks
-/// before leaving; a second back closes the question.
-///
-/// ```
-/// use takhte::android::{back_action, BackAction};
-/// use takhte::ui::Screen;
-/// assert_eq!(back_action(Screen::Game, false), BackAction::GoTo("home"));
-/// assert_eq!(back_action(Screen::Home, false), BackAction::AskToLeave);
-/// assert_eq!(back_action(Screen::Home, true), BackAction::CloseDialog);
-/// assert_eq!(back_action(Screen::Import, false), BackAction::GoTo("saved"));
-/// ```
-pub fn back_action(screen: crate::ui::Screen, dialog_open: bool) -> BackAction {
-    use crate::ui::Screen;
-    if dialog_open {
-        return BackAction::CloseDialog;
-    }
-    match screen {
-        Screen::Home => BackAction::AskToLeave,
-        Screen::Import => BackAction::GoTo(Screen::Saved.name()),
-        _ => BackAction::GoTo(Screen::Home.name()),
-    }
-}
+pub use crate::ui::back::{back_action, BackAction};
 
 /// The invite link the app was opened with, from the data of the intent that started it
 /// (`takhte://join/CODE`, the link the manifest's intent filter takes), or None for a plain

@@ -1,7 +1,7 @@
 //! What the alpha-beta search needs from a game: [`SearchGame`].
 //!
-//! Chess, minesweeper chess and Turkish draughts implement it (see [`super::chess`],
-//! [`super::mine`], [`super::draughts`]); the search in [`super::search`] is written once over it.
+//! Chess, minesweeper chess and Turkish draughts implement it (see `chess`,
+//! `mine`, `draughts`); the search in `search` is written once over it.
 //! Scores are centipawn-like integers from the point of view of the side to move.
 
 /// Scores at or beyond this are wins (positive) or losses (negative) by force.

@@ -9,8 +9,15 @@ use super::view::{
     mark, Buttons, ClockView, DieView, MoveEntry, PieceView, ResultView, SquareView, Status, View,
 };
 
+impl Controller {
+    /// The view of the game now.
+    pub fn view(&self) -> View {
+        build(self)
+    }
+}
+
 /// The view of `c`'s game now.
-pub fn build(c: &Controller) -> View {
+fn build(c: &Controller) -> View {
     let session = c.session();
     let game = session.game();
     let ranks = if matches!(game, AnyGame::Mine(_)) {

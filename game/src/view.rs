@@ -145,7 +145,7 @@ pub struct ClockView {
 pub struct MoveEntry {
     /// The move in the game's notation with letters (SAN for chess).
     pub text: String,
-    /// The move with figurines and signs (see [`crate::annotate::Ply::figurine`]).
+    /// The move with figurines and signs (see `annotate::Ply::figurine`).
     pub figurine: String,
     /// Which side played it.
     pub side: Side,

@@ -1,5 +1,5 @@
 //! The connection to the game server as the online session sees it: messages out, events in.
-//! The native one is [`crate::client::Client`] (a WebSocket on a thread of its own); a browser
+//! The native one is the client module's `Client` (a WebSocket on a thread of its own); a browser
 //! gives the page's WebSocket. What must be remembered to come back after a loss is the same
 //! for every transport: [`crate::book::Book`].
 

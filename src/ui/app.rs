@@ -328,9 +328,9 @@ impl AppState {
 
     /// The system back button: one screen back; on the home screen it asks before leaving.
     /// Returns what it did.
-    pub fn back_pressed(&mut self) -> crate::android::BackAction {
+    pub fn back_pressed(&mut self) -> super::back::BackAction {
         let screen = self.screen();
-        let action = crate::android::back_action(
+        let action = super::back::back_action(
             screen,
             self.ui().is_some_and(|u| {
                 let app = u.global::<App>();
@@ -338,13 +338,13 @@ impl AppState {
             }),
         );
         match action {
-            crate::android::BackAction::GoTo(target) => self.open(target),
-            crate::android::BackAction::AskToLeave => {
+            super::back::BackAction::GoTo(target) => self.open(target),
+            super::back::BackAction::AskToLeave => {
                 if let Some(ui) = self.ui() {
                     ui.global::<App>().set_confirm_exit(true);
                 }
             }
-            crate::android::BackAction::CloseDialog => {
+            super::back::BackAction::CloseDialog => {
                 if let Some(ui) = self.ui() {
                     ui.global::<App>().set_confirm_exit(false);
                     ui.global::<ShareProps>().set_share_open(false);

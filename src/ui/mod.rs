@@ -5,6 +5,7 @@
 slint::include_modules!();
 
 pub mod app;
+pub mod back;
 mod board;
 pub mod board_model;
 pub mod demo;

@@ -1,6 +1,6 @@
 //! The online adapter: the online screens (online home, create, lobby, waiting room, live
 //! games) and the online parts of the board screen, over the library's online session
-//! ([`OnlineSession`]: the server's messages, the mirrors of the games, what was asked). This
+//! ([`OnlineSession`](takhte_online::session::OnlineSession): the server's messages, the mirrors of the games, what was asked). This
 //! file turns the player's taps into the session's requests and the session's notices and
 //! state into the screens' properties; nothing here knows the rules or the protocol's rules.
 

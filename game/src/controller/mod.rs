@@ -1,6 +1,6 @@
 //! The controller: turns what the player does (tap, drag, roll, sapper, undo…) into session
 //! changes, runs the computer's turns on a worker thread, ticks the clocks, and produces the
-//! [`View`] the UI draws. It knows nothing of Slint.
+//! [`View`](crate::View) the UI draws. It knows nothing of Slint.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Receiver;
@@ -15,7 +15,7 @@ use takhte_rules::{
 use super::annotate::{annotate, annotate_snapshots, describe, Ply};
 use super::clock::{Clock, TimeControl};
 use super::session::{GameEnd, GameStart, Session, SessionError};
-use super::view::{Status, View};
+use super::view::Status;
 
 mod computer;
 mod online;
@@ -1028,11 +1028,6 @@ impl Controller {
             let start = self.session.game_at(0);
             annotate(&start, self.session.moves())
         };
-    }
-
-    /// The view of the game now.
-    pub fn view(&self) -> View {
-        super::build_view::build(self)
     }
 
     // ----- accessors for the view builder -----

@@ -7,8 +7,8 @@
 //! it) and keeps the clocks in wall-clock milliseconds, so that any instance can take a game
 //! over from its record and the clocks go on correctly.
 //!
-//! - [`record`]: the stored record and the words of a request (who, what, when).
-//! - [`live`]: the game in memory and how a request changes it.
+//! - `record`: the stored record and the words of a request (who, what, when).
+//! - `live`: the game in memory and how a request changes it.
 
 mod live;
 mod record;

@@ -313,7 +313,7 @@ impl Hub {
     }
 
     /// Loads every game in play, so that their clocks run out even if nobody comes back, and
-    /// gives their clocks back the time no server ran (see [`outage`]).
+    /// gives their clocks back the time no server ran (see `outage.rs`).
     pub async fn load_running(&self) -> Result<usize, StoreError> {
         let recs = self
             .store

@@ -22,7 +22,7 @@ use crate::{log, now_ms};
 pub const OUTAGE_MS: u64 = 3_000;
 
 impl Hub {
-    /// Notes that this process runs now; when it had not run for longer than [`OUTAGE_MS`]
+    /// Notes that this process runs now; when it had not run for longer than `OUTAGE_MS`
     /// (or has just started), first credits the time nobody served to the running clocks.
     /// Cheap when nothing happened; requests that change a game call it before they look at a
     /// clock, so that a request read just after a pause is not charged the pause.
