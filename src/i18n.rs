@@ -99,6 +99,69 @@ pub fn digits(text: &str, lang: Lang) -> String {
     }
 }
 
+/// First strong isolate (U+2068): the text after it takes the direction of its own first
+/// strong character, apart from the sentence around it.
+pub const FSI: char = '\u{2068}';
+/// Pop directional isolate (U+2069): the end of an isolate.
+pub const PDI: char = '\u{2069}';
+
+/// `value` as it goes into a sentence of `lang`: as it is when it cannot disturb the
+/// sentence's order (a number alone, or words of the sentence's direction only, with no
+/// punctuation at their ends), else wrapped in a first strong isolate (FSI … PDI). A value
+/// that already starts an isolate is left alone.
+///
+/// ```
+/// use takhte::i18n::{isolated, Lang};
+/// assert_eq!(isolated("Bob", Lang::En), "Bob");
+/// assert_eq!(isolated("Bob", Lang::Fa), "\u{2068}Bob\u{2069}");
+/// assert_eq!(isolated("مریم", Lang::En), "\u{2068}مریم\u{2069}");
+/// assert_eq!(isolated("مریم", Lang::Fa), "مریم");
+/// assert_eq!(isolated("۱۲", Lang::Fa), "۱۲");
+/// // A move, a time control, a path: neutral punctuation between the parts.
+/// assert_eq!(isolated("۳+۲", Lang::Fa), "\u{2068}۳+۲\u{2069}");
+/// assert_eq!(isolated("3+2", Lang::En), "\u{2068}3+2\u{2069}");
+/// assert_eq!(isolated("knight-like", Lang::En), "knight-like");
+/// assert_eq!(isolated("2. Ke3", Lang::Fa), "\u{2068}2. Ke3\u{2069}");
+/// assert_eq!(isolated("/home/sara/game.pgn", Lang::En), "\u{2068}/home/sara/game.pgn\u{2069}");
+/// ```
+pub fn isolated(value: &str, lang: Lang) -> String {
+    use unicode_bidi::{bidi_class, BidiClass};
+    if value.is_empty() || value.starts_with(['\u{2066}', '\u{2067}', FSI]) {
+        return value.to_string();
+    }
+    let same = |c: char| match bidi_class(c) {
+        BidiClass::L => !lang.rtl(),
+        BidiClass::R | BidiClass::AL => lang.rtl(),
+        _ => false,
+    };
+    let opposite = |c: char| match bidi_class(c) {
+        BidiClass::L => lang.rtl(),
+        BidiClass::R | BidiClass::AL => !lang.rtl(),
+        _ => false,
+    };
+    let number = |c: char| matches!(bidi_class(c), BidiClass::EN | BidiClass::AN);
+    let t = value.trim();
+    // Safe: letters of the sentence's own direction and digits (a word, a number, a code), or
+    // such words with punctuation between them ("knight-like") but not at their ends.
+    let plain = |c: char| {
+        same(c)
+            || number(c)
+            || matches!(
+                bidi_class(c),
+                BidiClass::WS | BidiClass::BN | BidiClass::NSM
+            )
+    };
+    let safe = !value.chars().any(opposite)
+        && (t.chars().all(plain)
+            || (t.chars().next().is_some_and(same)
+                && t.chars().last().is_some_and(|c| same(c) || number(c))));
+    if safe {
+        value.to_string()
+    } else {
+        format!("{FSI}{value}{PDI}")
+    }
+}
+
 /// The translations of both languages and the current one.
 pub struct I18n {
     loaders: HashMap<Lang, FluentLanguageLoader>,
@@ -115,6 +178,7 @@ impl I18n {
             let loader = FluentLanguageLoader::new("takhte", id.clone());
             // Embedded files: loading can only fail if the build is broken, which tests catch.
             let _ = loader.load_languages(&Localizations, &[id]);
+            // Values put into a sentence are isolated by `tr_args` itself (only where needed).
             loader.set_use_isolating(false);
             loaders.insert(l, loader);
         }
@@ -149,14 +213,17 @@ impl I18n {
         }
     }
 
-    /// The message `key` with named arguments (already formatted strings).
+    /// The message `key` with named arguments (already formatted strings). Every value that
+    /// could turn the sentence around — a name, a move, a code, a path, a reason in the other
+    /// script, or with punctuation between its parts — is put in as a Unicode isolate
+    /// ([`isolated`]), so that the sentence reads in its own order whatever is put into it.
     pub fn tr_args(&self, key: &str, args: &[(&str, String)]) -> String {
         if !self.loader().has(key) {
             return key.to_string();
         }
         let map: HashMap<String, String> = args
             .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
+            .map(|(k, v)| (k.to_string(), isolated(v, self.lang)))
             .collect();
         self.loader().get_args(key, map)
     }

@@ -222,3 +222,63 @@ fn no_text_or_separator_is_written_in_the_code() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Every value put into a sentence in the other script comes out as an isolate (FSI … PDI), in
+/// every message of both languages: a Latin name in a Persian sentence, a Persian name in an
+/// English one, a move or a code with punctuation in either. And a value of the sentence's own
+/// script needs none.
+#[test]
+fn every_inserted_value_in_the_other_script_is_an_isolate() {
+    let mut problems = Vec::new();
+    for lang in Lang::ALL {
+        let mut i18n = I18n::new(lang);
+        i18n.set_lang(lang);
+        let text = std::fs::read_to_string(format!("i18n/{}/takhte.ftl", lang.code())).unwrap();
+        let foreign = match lang {
+            Lang::Fa => "Bob Smith",
+            Lang::En => "مریم حسینی",
+        };
+        let mut checked = 0;
+        for key in I18n::keys(lang) {
+            // The message's variables, from its text (plural selectors on $count aside).
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&format!("{key} =")))
+                .unwrap_or("");
+            let vars: BTreeSet<String> = line
+                .split("{ $")
+                .skip(1)
+                .filter_map(|p| p.split([' ', '}']).next())
+                .map(str::to_string)
+                .filter(|v| v != "count")
+                .collect();
+            if vars.is_empty() {
+                continue;
+            }
+            let args: Vec<(&str, String)> = vars
+                .iter()
+                .map(|v| (v.as_str(), foreign.to_string()))
+                .collect();
+            let out = i18n.tr_args(&key, &args);
+            if !out.contains(&format!("\u{2068}{foreign}\u{2069}")) {
+                problems.push(format!("{}: {key}: {out:?}", lang.code()));
+            }
+            checked += 1;
+        }
+        assert!(
+            checked > 50,
+            "{lang:?}: only {checked} messages with values"
+        );
+    }
+    assert!(
+        problems.is_empty(),
+        "values not isolated:\n{}",
+        problems.join("\n")
+    );
+    // The sentence's own script, a number: as they are.
+    let en = I18n::new(Lang::En);
+    assert_eq!(
+        en.tr_args("online-opponent-here", &[("name", "Bob".into())]),
+        "Bob is here"
+    );
+}

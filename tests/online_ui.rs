@@ -109,7 +109,10 @@ fn two_apps_play_through_a_server_by_taps() {
         sent.borrow().last().cloned(),
         Some((
             "دعوت از دوست".to_string(),
-            format!("بیا در برنامه‌ی تخته با هم شطرنج بازی کنیم: {link} (کد دعوت: {code})")
+            // The link and the code are left-to-right isolates inside the Persian sentence.
+            format!(
+                "بیا در برنامه‌ی تخته با هم شطرنج بازی کنیم: \u{2068}{link}\u{2069} (کد دعوت: \u{2068}{code}\u{2069})"
+            )
         ))
     );
     a.state.borrow_mut().set_language(takhte::i18n::Lang::En);

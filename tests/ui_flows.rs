@@ -193,10 +193,18 @@ fn a_game_is_shared_and_opened_again() {
     g.set_import_text("1. e4 e5 2. Ke3".into());
     press(&app, "Open");
     assert_eq!(screen(&app), "import");
+    // The move is an isolate in the sentence; in Persian its number has Persian digits.
     assert_eq!(
         g.get_import_error().to_string(),
-        "2. Ke3 is not a legal move in that position."
+        "\u{2068}2. Ke3\u{2069} is not a legal move in that position."
     );
+    app.state.borrow_mut().set_language(takhte::i18n::Lang::Fa);
+    press(&app, "باز کردن");
+    assert_eq!(
+        g.get_import_error().to_string(),
+        "حرکت \u{2068}۲. Ke3\u{2069} در آن وضعیت مجاز نیست."
+    );
+    app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
     g.set_import_text("[Variant \"Crazyhouse\"]\n1. e4".into());
     press(&app, "Open");
     assert!(g.get_import_error().contains("Crazyhouse is not one of"));

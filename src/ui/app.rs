@@ -436,15 +436,4 @@ impl AppState {
         self.board.last_view = None;
         self.refresh_game();
     }
-
-    /// A move's notation kept left to right inside right-to-left text (a Unicode isolate).
-    pub(crate) fn isolate(&self, text: &str) -> String {
-        if self.i18n.lang().rtl() {
-            format!("\u{2066}{text}\u{2069}")
-        } else {
-            text.to_string()
-        }
-    }
-
-    // ----- settings -----
 }

@@ -403,7 +403,7 @@ impl AppState {
                     .map(|(mv, n)| {
                         self.i18n.tr_args(
                             "crowd-item",
-                            &[("move", self.isolate(mv)), ("count", self.i18n.number(*n))],
+                            &[("move", mv.clone()), ("count", self.i18n.number(*n))],
                         )
                     })
                     .collect::<Vec<_>>()
@@ -420,7 +420,7 @@ impl AppState {
             }) => self.i18n.tr_args(
                 "crowd-played",
                 &[
-                    ("move", self.isolate(mv)),
+                    ("move", mv.clone()),
                     ("matched", self.i18n.number(*matched)),
                     ("voters", self.i18n.number(*voters)),
                 ],

@@ -34,8 +34,10 @@ const SERVER: &str = "192.168.1.20:7878";
 
 fn names(lang: Lang) -> [&'static str; 4] {
     match lang {
-        Lang::Fa => ["سارا", "بهرام", "نگار", "کوروش"],
-        Lang::En => ["Sara", "Bahram", "Negar", "Cyrus"],
+        // The opponent in the other script, with a long name: a name must not turn a sentence
+        // around, nor be cut where there is room for it.
+        Lang::Fa => ["مریم", "Bob Alexander-Whitfield", "نگار", "Cyrus"],
+        Lang::En => ["Sara", "مریم سادات حسینی‌نژاد", "Negar", "کوروش"],
     }
 }
 

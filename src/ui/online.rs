@@ -320,18 +320,16 @@ impl AppState {
         self.refresh_online();
     }
 
-    /// A time control inside a sentence: "3+2" (in Persian "۳+۲" kept left to right by an
-    /// isolate, or it reads "۲+۳"), or "No clock".
+    /// A time control inside a sentence: "3+2" (in Persian "۳+۲", kept left to right by the
+    /// isolate `tr_args` puts it in, or it reads "۲+۳"), or "No clock".
     fn clock_in_line(&self, clock: Option<ClockSpec>) -> String {
         match clock {
-            Some(c) => self.isolate(
-                &self.i18n.number(
-                    TimeControl {
-                        base_ms: c.base_ms,
-                        increment_ms: c.increment_ms,
-                    }
-                    .label(),
-                ),
+            Some(c) => self.i18n.number(
+                TimeControl {
+                    base_ms: c.base_ms,
+                    increment_ms: c.increment_ms,
+                }
+                .label(),
             ),
             None => self.tr("time-none"),
         }

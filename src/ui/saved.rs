@@ -9,6 +9,7 @@ use crate::game::{from_record, Autosaver, SystemRandomness};
 
 use super::app::*;
 use super::{SavedData, SavedProps, Screen};
+use crate::store::DamageKind;
 
 use super::side_key;
 
@@ -84,6 +85,15 @@ impl AppState {
                             ("moves", self.moves_text(rec.moves.len())),
                         ],
                     );
+                    // A game whose moves no longer replay is damaged, finished or not (its
+                    // review would show nothing).
+                    let c = match from_record(rec, Arc::new(Standard), Box::new(SystemRandomness)) {
+                        Ok(c) => c,
+                        Err(e) => {
+                            rows.push(damaged(self.game_name(kind), self.load_error_text(&e)));
+                            continue;
+                        }
+                    };
                     let state = match &rec.result {
                         Some(r) => self.i18n.tr_args(
                             "saved-result",
@@ -99,19 +109,9 @@ impl AppState {
                             ],
                         ),
                         None => {
-                            match from_record(rec, Arc::new(Standard), Box::new(SystemRandomness)) {
-                                Ok(c) => {
-                                    let side = c.session().game().side_to_move();
-                                    self.i18n.tr_args(
-                                        "saved-to-move",
-                                        &[("side", self.tr(side_key(side)))],
-                                    )
-                                }
-                                Err(e) => {
-                                    rows.push(damaged(self.game_name(kind), e.to_string()));
-                                    continue;
-                                }
-                            }
+                            let side = c.session().game().side_to_move();
+                            self.i18n
+                                .tr_args("saved-to-move", &[("side", self.tr(side_key(side)))])
                         }
                     };
                     SavedData {
@@ -130,7 +130,7 @@ impl AppState {
                         details: SharedString::default(),
                     }
                 }
-                Err(d) => damaged(self.tr("saved-damaged-title"), d.reason.clone()),
+                Err(d) => damaged(self.tr("saved-damaged-title"), self.damage_text(d.kind)),
             };
             rows.push(row);
         }
@@ -152,5 +152,32 @@ impl AppState {
     /// How many moves a game has, counted as players count them (both sides' moves are one).
     pub(crate) fn moves_text(&self, plies: usize) -> String {
         self.i18n.tr_count("saved-moves", plies.div_ceil(2))
+    }
+
+    /// Why a saved file does not read, in the player's language.
+    pub(crate) fn damage_text(&self, kind: DamageKind) -> String {
+        match kind {
+            DamageKind::Unreadable => self.tr("damage-unreadable"),
+            DamageKind::Empty => self.tr("damage-empty"),
+            DamageKind::Truncated => self.tr("damage-truncated"),
+            DamageKind::NotJson => self.tr("damage-not-json"),
+            DamageKind::NewerSchema(_) => self.tr("damage-newer"),
+            DamageKind::WrongShape => self.tr("damage-wrong-shape"),
+        }
+    }
+
+    /// Why a saved game does not replay, in the player's language.
+    fn load_error_text(&self, e: &crate::game::LoadError) -> String {
+        match e {
+            crate::game::LoadError::Session(crate::game::SessionError::Replay {
+                index, ..
+            }) => self
+                .i18n
+                .tr_args("damage-replay", &[("n", self.i18n.number(index))]),
+            crate::game::LoadError::Session(crate::game::SessionError::Position(_)) => {
+                self.tr("damage-position")
+            }
+            _ => self.tr("damage-wrong-shape"),
+        }
     }
 }

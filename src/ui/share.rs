@@ -161,15 +161,20 @@ impl AppState {
         let text = share_ui.get_share_text().to_string();
         let name = file_name(c.session().kind(), local_now());
         let note = match write_new(&self.export_dir(), &name, &text) {
-            Ok(path) => self.i18n.tr_args(
-                "share-saved",
-                &[("path", self.isolate(&path.display().to_string()))],
-            ),
+            Ok(path) => self
+                .i18n
+                .tr_args("share-saved", &[("path", path.display().to_string())]),
             Err(e) if e.kind() == std::io::ErrorKind::StorageFull => self.tr("share-disk-full"),
-            Err(e) => self.i18n.tr_args(
-                "share-save-failed",
-                &[("reason", self.isolate(&e.to_string()))],
-            ),
+            Err(e) => {
+                let reason = match e.kind() {
+                    std::io::ErrorKind::PermissionDenied
+                    | std::io::ErrorKind::ReadOnlyFilesystem => self.tr("io-error-permission"),
+                    std::io::ErrorKind::NotFound => self.tr("io-error-not-found"),
+                    _ => self.tr("io-error-other"),
+                };
+                self.i18n
+                    .tr_args("share-save-failed", &[("reason", reason)])
+            }
         };
         share_ui.set_share_note(note.into());
     }
@@ -189,7 +194,7 @@ impl AppState {
             ImportError::Empty => self.tr("import-error-empty"),
             ImportError::Variant(name) => self
                 .i18n
-                .tr_args("import-error-variant", &[("name", self.isolate(name))]),
+                .tr_args("import-error-variant", &[("name", name.clone())]),
             ImportError::Position(_) => self.tr("import-error-position"),
             ImportError::Unclosed => self.tr("import-error-unclosed"),
             ImportError::TooLong => self.i18n.tr_args(
@@ -199,9 +204,16 @@ impl AppState {
                     self.i18n.number(crate::game::share::MAX_IMPORT_MOVES),
                 )],
             ),
-            ImportError::Move { numbered, .. } => self
-                .i18n
-                .tr_args("import-error-move", &[("move", self.isolate(numbered))]),
+            ImportError::Move { numbered, text, .. } => {
+                // The move number in this language's digits ("۲. Ke3"), the move as written.
+                let number = numbered
+                    .strip_suffix(text.as_str())
+                    .unwrap_or("")
+                    .trim_end();
+                let move_text = format!("{} {text}", self.i18n.number(number));
+                self.i18n
+                    .tr_args("import-error-move", &[("move", move_text)])
+            }
         }
     }
 
