@@ -317,7 +317,23 @@ impl I18n {
             };
             args.push((name, text));
         }
-        self.tr_args(status.key, &args)
+        if !self.loader().has(status.key) {
+            return status.key.to_string();
+        }
+        let mut fluent_args = fluent::FluentArgs::new();
+        for (name, text) in args {
+            fluent_args.set(name, fluent::FluentValue::from(isolated(&text, self.lang)));
+        }
+        // A count also as a number, for the plural forms ($count picks the form, $n is
+        // written in this language's digits).
+        if let Some((_, count)) = status.args.iter().find(|(name, _)| *name == "count") {
+            if let Ok(n) = count.parse::<u64>() {
+                fluent_args.set("count", fluent::FluentValue::from(n));
+                fluent_args.set("n", fluent::FluentValue::from(self.number(n)));
+            }
+        }
+        self.loader()
+            .get_args_fluent(status.key, Some(&fluent_args))
     }
 
     /// Every message id of `lang`'s file, for the completeness tests.

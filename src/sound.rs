@@ -153,6 +153,8 @@ pub fn synthesize(effect: Effect, rate: f32) -> Vec<f32> {
 #[derive(Clone)]
 pub struct Sounds {
     tx: Arc<Mutex<Option<Sender<Effect>>>>,
+    /// Never opens the audio device (pictures drawn without a screen need no sound).
+    silent: bool,
 }
 
 impl Default for Sounds {
@@ -166,11 +168,29 @@ impl Sounds {
     pub fn new() -> Sounds {
         Sounds {
             tx: Arc::new(Mutex::new(None)),
+            silent: false,
         }
+    }
+
+    /// Sounds that play nothing and never open the audio device (`takhte screenshot`, the
+    /// layout tests).
+    pub fn silent() -> Sounds {
+        Sounds {
+            silent: true,
+            ..Sounds::new()
+        }
+    }
+
+    /// Whether the audio output has been opened (by a first sound).
+    pub fn opened(&self) -> bool {
+        self.tx.lock().map(|g| g.is_some()).unwrap_or(false)
     }
 
     /// Plays `effect` (never blocks; silent without an audio device).
     pub fn play(&self, effect: Effect) {
+        if self.silent {
+            return;
+        }
         let Ok(mut guard) = self.tx.lock() else {
             return;
         };

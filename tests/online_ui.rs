@@ -64,7 +64,10 @@ fn two_apps_play_through_a_server_by_taps() {
         .to_string();
     assert_eq!(code.len(), 6);
     assert_eq!(
-        find(&a, "invite-code").accessible_value().unwrap().as_str(),
+        find_id(&a, "invite-code")
+            .accessible_value()
+            .unwrap()
+            .as_str(),
         code
     );
     assert!(a

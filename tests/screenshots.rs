@@ -30,3 +30,25 @@ fn every_scene_draws_in_both_languages() {
         }
     }
 }
+
+/// Drawing needs no sound: the scenes that roll a die and end a game (each would play a
+/// sound in the app) never open the audio device.
+#[test]
+fn scenes_never_open_the_audio_device() {
+    for scene in ["dice-chess", "game-over", "chess", "online-game"] {
+        let opened = takhte::ui::screenshot::with_scene(
+            scene,
+            takhte::i18n::Lang::En,
+            360,
+            640,
+            |app, window| {
+                takhte::ui::screenshot::render(window, app, 360, 640);
+                // A sound asked for now, as the board's refresh would.
+                app.state.borrow().sounds.play(takhte::sound::Effect::Move);
+                app.state.borrow().sounds.opened()
+            },
+        )
+        .unwrap();
+        assert!(!opened, "{scene}: the audio device was opened");
+    }
+}

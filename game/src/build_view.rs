@@ -32,14 +32,24 @@ fn build(c: &Controller) -> View {
     mark_last_move(&mut squares_view, game, plies, cursor);
     let sapper_button = mark_selection(c, game, &mut squares_view);
     let (captured, lost) = taken(plies, cursor);
+    // A move is both sides' turns: it is numbered when White plays (or at the first ply, when
+    // Black began).
+    let mut number = 0;
     let moves = plies
         .iter()
         .enumerate()
-        .map(|(i, p)| MoveEntry {
-            text: p.text.clone(),
-            figurine: p.figurine.clone(),
-            side: p.side,
-            current: i + 1 == cursor,
+        .map(|(i, p)| {
+            if i == 0 || p.side == Side::White {
+                number += 1;
+            }
+            MoveEntry {
+                text: p.text.clone(),
+                figurine: p.figurine.clone(),
+                side: p.side,
+                number,
+                current: i + 1 == cursor,
+                undone: i >= cursor,
+            }
         })
         .collect();
     let die = match game {
@@ -179,6 +189,13 @@ fn board(c: &Controller, game: &AnyGame, ranks: u8) -> (Vec<SquareView>, Option<
             let pos = l.position();
             for (i, sq) in squares_view.iter_mut().enumerate() {
                 sq.piece = pos.piece_at(Square(i as u8)).map(draughts_piece);
+            }
+            // Capturing is compulsory: the pieces that can take the most are shown before the
+            // player has to find them.
+            if pos.max_capture() > 0 && c.selected().is_none() && c.can_act_now() {
+                for m in l.legal_moves() {
+                    squares_view[m.path[0].index()].marks |= mark::USABLE;
+                }
             }
         }
     }

@@ -149,8 +149,13 @@ pub struct MoveEntry {
     pub figurine: String,
     /// Which side played it.
     pub side: Side,
+    /// The move's number as the move list shows it: a move is White's turn and Black's after
+    /// it (a game that Black began starts with "1. … move").
+    pub number: usize,
     /// Whether the cursor stands right after this move.
     pub current: bool,
+    /// Whether the move is taken back (after the cursor: redo plays it again).
+    pub undone: bool,
 }
 
 /// The result sheet.

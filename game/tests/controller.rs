@@ -195,6 +195,107 @@ fn dice_chess_start_roll_face_three_king_move_and_empty_roll() {
 }
 
 #[test]
+fn dice_chess_undo_brings_the_roll_back_as_it_was() {
+    // Start roll 5-2: White begins; White rolls 3, Black 1, White 6; a 4 would come next.
+    let mut g = Game::new(
+        NewGame::pass_and_play(GameKind::DiceChess),
+        vec![5, 2, 3, 1, 6, 4, 4, 4],
+    );
+    g.c.roll();
+    g.tap("b1").tap("c3");
+    g.c.roll();
+    g.tap("a7").tap("a6");
+    assert_eq!(g.c.session().moves(), ["3:b1c3", "1:a7a6"]);
+    g.c.undo();
+    // Black's turn again with the 1 it rolled: no second roll, only a face-1 move.
+    assert_eq!(g.c.session().cursor(), 1);
+    assert_eq!(g.c.rolled(), Some(1));
+    assert!(!g.view().die.unwrap().can_roll);
+    g.c.roll();
+    assert_eq!(g.c.rolled(), Some(1));
+    g.tap("b7").tap("b5");
+    assert_eq!(g.c.session().cursor(), 1, "b7-b5 is not a face-1 move");
+    g.tap("b7").tap("b6");
+    assert_eq!(g.c.session().moves(), ["3:b1c3", "1:b7b6"]);
+    assert_eq!(g.c.rolled(), None);
+
+    // White rolls 6; before moving, Black's turn is taken back and played again: the 6 is
+    // still White's, and no 4 was rolled.
+    g.c.roll();
+    assert_eq!(g.c.rolled(), Some(6));
+    g.c.undo();
+    assert_eq!(g.c.rolled(), Some(1));
+    g.c.undo();
+    assert_eq!(g.c.session().cursor(), 0);
+    assert_eq!(g.c.rolled(), Some(3));
+    g.c.redo();
+    assert_eq!(g.c.rolled(), Some(1));
+    g.c.redo();
+    assert_eq!(g.c.session().cursor(), 2);
+    assert_eq!(g.c.rolled(), Some(6));
+    g.c.roll();
+    assert_eq!(g.c.rolled(), Some(6));
+}
+
+#[test]
+fn dice_chess_undo_takes_a_roll_that_gave_nothing_back_with_the_turn_before() {
+    // White's pawn on a8 cannot use a 1: White's roll of 1 passes.
+    let mut g = Game::new(
+        custom(GameKind::DiceChess, "P3k3/8/8/8/8/8/8/3K4 w"),
+        vec![1, 1],
+    );
+    g.tap("d1").tap("d2");
+    g.tap("e8").tap("e7");
+    g.c.roll();
+    g.tap("e7").tap("e6");
+    assert_eq!(g.c.session().moves(), ["d1d2", "e8e7", "1:-", "e7e6"]);
+    g.c.undo();
+    assert_eq!(g.c.session().cursor(), 3);
+    assert_eq!(g.c.rolled(), None);
+    // The pass left no choice: it goes back with Black's turn before it.
+    g.c.undo();
+    assert_eq!(g.c.session().cursor(), 1);
+    assert_eq!(g.view().side_to_move, Side::Black);
+    assert_eq!(g.c.rolled(), None);
+
+    // A game that began with a pass: nothing can be taken back.
+    let mut g = Game::new(
+        custom(GameKind::DiceChess, "P3k3/8/8/8/8/8/8/3K4 w"),
+        vec![1],
+    );
+    g.c.roll();
+    assert_eq!(g.c.session().moves(), ["1:-"]);
+    g.c.undo();
+    assert_eq!(g.c.session().cursor(), 1);
+    assert_eq!(g.view().side_to_move, Side::Black);
+}
+
+#[test]
+fn the_move_list_numbers_moves_and_greys_what_was_taken_back() {
+    let mut g = Game::new(NewGame::pass_and_play(GameKind::Chess), vec![]);
+    g.moves("e2e4 e7e5 g1f3");
+    g.c.undo();
+    let v = g.view();
+    let numbers: Vec<usize> = v.moves.iter().map(|m| m.number).collect();
+    assert_eq!(numbers, [1, 1, 2]);
+    let undone: Vec<bool> = v.moves.iter().map(|m| m.undone).collect();
+    assert_eq!(undone, [false, false, true]);
+    assert!(v.moves[1].current);
+
+    // Black began (a set-up position): "1. … e5" then "2. Nf3".
+    let mut g = Game::new(
+        custom(
+            GameKind::Chess,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        ),
+        vec![],
+    );
+    g.moves("e7e5 g1f3 b8c6");
+    let numbers: Vec<usize> = g.view().moves.iter().map(|m| m.number).collect();
+    assert_eq!(numbers, [1, 2, 2]);
+}
+
+#[test]
 fn dice_chess_empty_roll_in_check_is_checkmate() {
     // The black pawn on c2 checks d1; face 1 gives no pawn move that helps (h8 pawn stuck).
     let mut g = Game::new(
@@ -215,7 +316,12 @@ fn draughts_capture_entered_landing_by_landing_with_a_choice() {
         custom(GameKind::Draughts, "8/3b4/2b1b3/3b4/3w4/8/w6w/8 w"),
         vec![],
     );
-    // Compulsory capture: another piece cannot be chosen.
+    // Compulsory capture: the piece that must take is shown before any tap, no other.
+    assert_ne!(g.marks("d4") & mark::USABLE, 0);
+    for other in ["a2", "h2"] {
+        assert_eq!(g.marks(other) & mark::USABLE, 0, "{other}");
+    }
+    // Another piece cannot be chosen.
     g.tap("a2");
     assert_eq!(g.view().status.key, "status-must-capture");
     g.tap("d4");
@@ -237,6 +343,39 @@ fn draughts_capture_entered_landing_by_landing_with_a_choice() {
             .count(),
         2
     );
+}
+
+#[test]
+fn draughts_a_man_that_becomes_a_king_is_said_so() {
+    // The white man on c7 steps to c8 and is crowned; Black's man then moves on.
+    let mut g = Game::new(
+        custom(GameKind::Draughts, "8/2w4b/8/8/8/8/w4b2/8 w"),
+        vec![],
+    );
+    assert_eq!(
+        g.marks("c7") & mark::USABLE,
+        0,
+        "no capture: nothing to point at"
+    );
+    g.tap("c7").tap("c8");
+    assert_eq!(g.c.session().moves().len(), 1);
+    let status = g.view().status;
+    assert_eq!(status.key, "status-promoted-king");
+    assert_eq!(status.args, vec![("owner", "white".to_string())]);
+    // A man that does not reach the last rank is not said to be crowned.
+    g.tap("f2").tap("f1");
+    assert_eq!(
+        g.view().status.key,
+        "status-promoted-king",
+        "Black's man reached rank 1"
+    );
+    assert_eq!(g.view().status.args, vec![("owner", "black".to_string())]);
+    let mut g = Game::new(
+        custom(GameKind::Draughts, "8/2w4b/8/8/8/8/w4b2/8 w"),
+        vec![],
+    );
+    g.tap("c7").tap("d7");
+    assert_ne!(g.view().status.key, "status-promoted-king");
 }
 
 #[test]

@@ -42,6 +42,7 @@ fn check(c: &Controller, v: &View, after: &str, hinted: Option<&(usize, String)>
         ("status-empty-roll", &["roll"]),
         ("status-mine-destroyed", &["a move", "redo"]),
         ("status-fog-lifted", &["a move", "redo"]),
+        ("status-promoted-king", &["a move"]),
         ("status-hint-roll", &["hint"]),
     ];
     let transient = causes.iter().find(|(k, _)| *k == key);

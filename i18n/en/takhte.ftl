@@ -93,7 +93,11 @@ status-roll-first = Roll the die first to move a pawn
 status-choose-pawn = { $side } rolled { $face } ({ $name }): choose a pawn
 status-king-only = { $side } has no pawns left: move the king
 status-empty-roll = No legal move with a { $face }: the turn passes
-status-must-capture = Capturing is compulsory: take { $count }
+status-must-capture = { $count ->
+    [one] You must capture a piece
+   *[other] You must capture { $n } pieces
+}
+status-promoted-king = The { $owner } man became a king
 status-continue-capture = Keep capturing with the same piece
 status-choose-promotion = Choose the promotion piece
 status-mine-destroyed = A mine destroyed the { $owner } { $what }
@@ -136,7 +140,8 @@ review-first = First move
 review-previous = Previous move
 review-next = Next move
 review-last = Last move
-review-position = Move { $n } of { $total }
+review-position = Move { $n } ({ $side }) of { $total }
+review-start = Before the first move
 
 ## Saved games
 saved-title = Saved games
@@ -262,8 +267,7 @@ online-row-their-turn = Your opponent's turn
 online-waiting-opponent = Waiting for an opponent
 online-opponent-here = { $name } is here
 online-opponent-gone = { $name } has left ({ $seconds } s)
-online-claim-in = You can claim the win in { $seconds } s, or wait.
-online-claim-now = { $name } has not come back. Claim the win, or wait.
+online-claim-in = You can claim the win in { $seconds } s
 online-rematch-sent = Rematch offered; waiting for the answer.
 online-rematch-offered = { $name } wants a rematch.
 status-waiting-opponent = Waiting for an opponent to join

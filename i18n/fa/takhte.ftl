@@ -93,7 +93,11 @@ status-roll-first = برای حرکت سرباز، اول تاس بیندازی�
 status-choose-pawn = تاس { $side } { $face } آمد ({ $name })؛ سربازی را انتخاب کنید
 status-king-only = برای { $side } سربازی نمانده؛ شاه را حرکت دهید
 status-empty-roll = با تاس { $face } حرکتی ممکن نیست؛ نوبت عوض شد
-status-must-capture = زدن اجباری است؛ باید { $count } مهره بزنید
+status-must-capture = { $count ->
+    [one] زدن اجباری است؛ باید یک مهره بزنید
+   *[other] زدن اجباری است؛ باید { $n } مهره بزنید
+}
+status-promoted-king = مهره‌ی { $owner } شاه شد
 status-continue-capture = با همان مهره به زدن ادامه دهید
 status-choose-promotion = مهره‌ی ترفیع را انتخاب کنید
 status-mine-destroyed = { $what } { $owner } با مین منفجر شد
@@ -136,7 +140,8 @@ review-first = حرکت اول
 review-previous = حرکت قبلی
 review-next = حرکت بعدی
 review-last = حرکت آخر
-review-position = حرکت { $n } از { $total }
+review-position = حرکت { $n } ({ $side }) از { $total }
+review-start = پیش از حرکت اول
 
 ## Saved games
 saved-title = بازی‌های ذخیره‌شده
@@ -260,8 +265,7 @@ online-row-their-turn = نوبت حریف است
 online-waiting-opponent = در انتظار حریف
 online-opponent-here = { $name } در بازی است
 online-opponent-gone = { $name } بازی را ترک کرده است ({ $seconds } ثانیه)
-online-claim-in = { $seconds } ثانیه‌ی دیگر می‌توانید برد را اعلام کنید؛ یا صبر کنید.
-online-claim-now = { $name } برنگشته است. برد را اعلام کنید، یا صبر کنید.
+online-claim-in = { $seconds } ثانیه‌ی دیگر می‌توانید برد را اعلام کنید
 online-rematch-sent = بازی دوباره را پیشنهاد دادید؛ منتظر پاسخ هستیم.
 online-rematch-offered = { $name } بازی دوباره می‌خواهد.
 status-waiting-opponent = در انتظار پیوستن حریف

@@ -45,7 +45,7 @@ pub struct AppState {
     /// Online play: the client and the games it has open.
     pub online: takhte_online::session::OnlineSession,
     /// The games' sounds.
-    pub(crate) sounds: crate::sound::Sounds,
+    pub sounds: crate::sound::Sounds,
     /// The platform's own share menu (Android's chooser): given a title and a text, opens it
     /// and says whether it did. None on the desktop.
     pub(crate) system_share: Option<SystemShare>,

@@ -327,18 +327,21 @@ impl AppState {
         board_ui.set_reviewing(view.review);
         ui.global::<ShareProps>()
             .set_can_share(super::share::can_share(c));
-        let total = c.session().moves().len();
-        board_ui.set_review_label(
-            self.i18n
-                .tr_args(
-                    "review-position",
-                    &[
-                        ("n", self.i18n.number(c.session().cursor())),
-                        ("total", self.i18n.number(total)),
-                    ],
-                )
-                .into(),
-        );
+        // Moves as the move list numbers them (a move is both sides' turns), not plies.
+        let cursor = c.session().cursor();
+        let total = view.moves.last().map_or(0, |m| m.number);
+        let label = match cursor.checked_sub(1).and_then(|k| view.moves.get(k)) {
+            Some(m) => self.i18n.tr_args(
+                "review-position",
+                &[
+                    ("n", self.i18n.number(m.number)),
+                    ("side", self.tr(side_key(m.side))),
+                    ("total", self.i18n.number(total)),
+                ],
+            ),
+            None => self.tr("review-start"),
+        };
+        board_ui.set_review_label(label.into());
         board_ui.set_save_failed(view.save_failed);
     }
 
@@ -476,20 +479,20 @@ impl AppState {
         let mut rows: Vec<MoveRow> = Vec::new();
         let letters = self.settings.move_letters
             && matches!(view.kind, GameKind::Chess | GameKind::MineChess);
+        let rtl = self.i18n.lang().rtl();
+        // A move is written left to right, its figurine first, in a right-to-left row too.
         let shown = |m: &crate::game::view::MoveEntry| -> SharedString {
-            if letters {
-                m.text.clone().into()
+            let text = if letters { &m.text } else { &m.figurine };
+            if rtl {
+                format!("\u{2066}{text}\u{2069}").into()
             } else {
-                m.figurine.clone().into()
+                text.clone().into()
             }
         };
-        for (i, m) in view.moves.iter().enumerate() {
-            let new_row = m.side == Side::White || rows.is_empty() || i == 0;
-            if m.side == Side::White
-                || new_row && rows.last().map(|r| !r.black.is_empty()).unwrap_or(true)
-            {
+        for m in &view.moves {
+            if rows.len() < m.number {
                 rows.push(MoveRow {
-                    number: format!("{}.", self.i18n.number(rows.len() + 1)).into(),
+                    number: format!("{}.", self.i18n.number(m.number)).into(),
                     white: if m.side == Side::White {
                         shown(m)
                     } else {
@@ -498,6 +501,8 @@ impl AppState {
                     black: SharedString::default(),
                     white_current: m.current && m.side == Side::White,
                     black_current: false,
+                    white_undone: m.undone && m.side == Side::White,
+                    black_undone: false,
                 });
                 if m.side == Side::White {
                     continue;
@@ -506,6 +511,7 @@ impl AppState {
             if let Some(last) = rows.last_mut() {
                 last.black = shown(m);
                 last.black_current = m.current;
+                last.black_undone = m.undone;
             }
         }
         rows

@@ -204,7 +204,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
         }
         "online-game" => {
             s.online.expect(Pending::Open("K7M3QX".into()));
-            let st = state(
+            let mut st = state(
                 "K7M3QX",
                 GameKind::Chess,
                 &["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4"],
@@ -215,6 +215,8 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                     increment_ms: 0,
                 }),
             );
+            // An audience game: the player to move sees the spectators' suggestions.
+            st.audience = true;
             s.handle_net(ClientEvent::Msg(ServerMsg::State { state: st }));
             // The opponent dropped out a little while ago.
             let code = "K7M3QX".to_string();

@@ -146,8 +146,8 @@ impl AppState {
         }
     }
 
-    /// Takes in one event of the connection (the demo scenes make them up).
-    pub(crate) fn handle_net(&mut self, event: ClientEvent) {
+    /// Takes in one event of the connection (the demo scenes and the tests make them up).
+    pub fn handle_net(&mut self, event: ClientEvent) {
         for n in self.online.handle(event, Instant::now()) {
             self.notice(n);
         }
@@ -720,20 +720,18 @@ impl AppState {
         online_board_ui.set_opponent_away(gone);
         let claim_after = self.online.claim_after_ms();
         online_board_ui.set_can_claim(gone && away >= claim_after);
+        // Until the win can be claimed: how long (once it can, the button says it).
         online_board_ui.set_claim_line(
-            if away >= claim_after {
-                self.i18n
-                    .tr_args("online-claim-now", &[("name", name.clone())])
-            } else {
-                self.i18n.tr_args(
+            self.i18n
+                .tr_args(
                     "online-claim-in",
                     &[(
                         "seconds",
-                        self.i18n.number((claim_after - away).div_ceil(1000)),
+                        self.i18n
+                            .number(claim_after.saturating_sub(away).div_ceil(1000)),
                     )],
                 )
-            }
-            .into(),
+                .into(),
         );
         online_board_ui.set_can_abort(live && m.moves.len() < 2);
         let rematch = match m.rematch_offer {

@@ -273,6 +273,8 @@ pub fn with_scene<R>(
     let _ = std::fs::remove_dir_all(&dir);
     fill_store(&dir);
     let app = TakhteApp::new(Some(dir.clone())).map_err(|e| e.to_string())?;
+    // A picture needs no sound: the audio device is never opened.
+    app.state.borrow_mut().sounds = crate::sound::Sounds::silent();
     app.state.borrow_mut().set_language(lang);
     window.set_size(PhysicalSize::new(width, height));
     app.window.show().map_err(|e| e.to_string())?;

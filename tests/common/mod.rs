@@ -15,6 +15,18 @@ pub fn find(app: &TakhteApp, label: &str) -> ElementHandle {
         .unwrap_or_else(|| panic!("no element labelled '{label}'"))
 }
 
+/// The first element on screen with the test hook `id` (its accessible-id).
+pub fn find_id(app: &TakhteApp, id: &str) -> ElementHandle {
+    let want = id.to_string();
+    i_slint_backend_testing::ElementQuery::from_root(&app.window)
+        .match_descendants()
+        .match_predicate(move |e| e.accessible_id().as_deref() == Some(want.as_str()))
+        .find_all()
+        .into_iter()
+        .find(|h| h.size().width > 1.0)
+        .unwrap_or_else(|| panic!("no element with the id '{id}'"))
+}
+
 /// Presses the element labelled `label` (its default action).
 pub fn press(app: &TakhteApp, label: &str) {
     find(app, label).invoke_accessible_default_action();

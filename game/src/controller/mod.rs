@@ -263,6 +263,10 @@ pub struct Controller {
     path: Vec<Square>,
     promotion: Option<(Square, Square)>,
     rolled: Option<u8>,
+    /// Dice chess: a roll made at the end of the game and not used when undo took the game
+    /// back (its ply and face): redo to that ply brings it back, so that undo and redo never
+    /// roll the die again.
+    kept_roll: Option<(usize, u8)>,
     last_face: Option<u8>,
     manual_flip: bool,
     draw_offer: Option<Side>,
@@ -308,6 +312,7 @@ impl Controller {
             path: Vec::new(),
             promotion: None,
             rolled: None,
+            kept_roll: None,
             last_face: None,
             manual_flip: false,
             draw_offer: None,
@@ -461,6 +466,7 @@ impl Controller {
         self.opponent = game.opponent;
         self.layout = game.layout;
         self.rolled = None;
+        self.kept_roll = None;
         self.last_face = None;
         self.reviewing = false;
         self.manual_flip = matches!(
@@ -752,11 +758,21 @@ impl Controller {
             AnyGame::Mine(l) => Some(l.position().fog_lifted()),
             _ => None,
         };
+        // Draughts: whether the man that moves will stand at the end of its way as a king.
+        let man_moves = match (self.session.game(), &mv) {
+            (AnyGame::Draughts(l), AnyMove::Draughts(m)) => l
+                .position()
+                .piece_at(m.path[0])
+                .is_some_and(|p| !p.is_king())
+                .then(|| *m.path.last().unwrap_or(&m.path[0])),
+            _ => None,
+        };
         if let Err(e) = self.session.play(&mv) {
             self.notice = Some(Status::new("status-illegal").arg("reason", e.to_string()));
             return;
         }
         self.rolled = None;
+        self.kept_roll = None;
         self.draw_offer = None;
         let now = self.now();
         let over = self.session.end().is_some();
@@ -778,26 +794,86 @@ impl Controller {
                 notice = Some(Status::new("status-fog-lifted"));
             }
         }
+        if let (Some(to), AnyGame::Draughts(l)) = (man_moves, self.session.game()) {
+            if let Some(p) = l.position().piece_at(to).filter(|p| p.is_king()) {
+                notice =
+                    Some(Status::new("status-promoted-king").arg("owner", side_word(p.side())));
+            }
+        }
         self.after_change();
         self.notice = notice;
     }
 
     /// Takes back the last move (against the computer: back to the human's previous turn).
+    ///
+    /// Dice chess: the die is not rolled again. The turn taken back comes back with the face
+    /// it was played with (a roll that gave no move is taken back with the turn before it, as
+    /// it left no choice), and a roll made and not used yet comes back on redo.
     pub fn undo(&mut self) {
         if self.reviewing || self.session.players_end().is_some() || self.is_online() {
             return;
         }
         self.cancel_search();
-        self.rolled = None;
-        let mut n = self.session.undo(1);
+        let start = self.session.cursor();
+        if let Some(face) = self.rolled.take() {
+            if start == self.session.moves().len() {
+                self.kept_roll = Some((start, face));
+            }
+        }
+        loop {
+            if self.undo_turn() == 0 {
+                // Only forced turns are left to take back: nothing is.
+                self.session.go_to(start);
+                break;
+            }
+            if !matches!(self.undone_dice(), Some(dice::Move::Pass { .. })) {
+                break;
+            }
+        }
+        self.rolled = self.roll_of_undone();
+        if self.session.cursor() == start {
+            self.rolled = self
+                .kept_roll
+                .filter(|(at, _)| *at == start)
+                .map(|(_, f)| f);
+        }
+        if let Some(face) = self.rolled {
+            self.last_face = Some(face);
+        }
+        self.pause_clock_if_behind();
+        self.after_change();
+    }
+
+    /// Takes back one turn (against the computer: back to the human's previous turn).
+    /// Returns how many moves were taken back.
+    fn undo_turn(&mut self) -> usize {
+        let mut total = self.session.undo(1);
+        let mut n = total;
         if let Opponent::Computer { human, .. } = self.opponent {
             while n > 0 && self.session.game().side_to_move() != human && self.session.cursor() > 0
             {
                 n = self.session.undo(1);
+                total += n;
             }
         }
-        self.pause_clock_if_behind();
-        self.after_change();
+        total
+    }
+
+    /// The dice chess move that the next redo would play.
+    fn undone_dice(&self) -> Option<dice::Move> {
+        let text = self.session.moves().get(self.session.cursor())?;
+        match self.session.game().parse_move(text).ok()? {
+            AnyMove::Dice(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The face of the pawn move that the next redo would play (the roll it was made with).
+    fn roll_of_undone(&self) -> Option<u8> {
+        match self.undone_dice()? {
+            dice::Move::Pawn { face, .. } => Some(face),
+            _ => None,
+        }
     }
 
     /// Replays an undone move (against the computer: up to the human's next turn).
@@ -811,6 +887,13 @@ impl Controller {
             while n > 0 && self.session.game().side_to_move() != human && self.session.is_behind() {
                 n = self.session.redo(1);
             }
+        }
+        // Still behind: the next turn's face, as it was played; at the end, the roll that was
+        // made there and not used.
+        self.rolled = self.roll_of_undone();
+        if !self.session.is_behind() {
+            let end = self.session.cursor();
+            self.rolled = self.kept_roll.filter(|(at, _)| *at == end).map(|(_, f)| f);
         }
         self.after_change();
     }
