@@ -455,9 +455,10 @@ fn autoplay(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
     }
     let outcome = c.session().end().map(|e| {
         let head = match e.result() {
-            crate::rules::GameResult::Win(crate::rules::Side::White) => "white-wins",
-            crate::rules::GameResult::Win(crate::rules::Side::Black) => "black-wins",
-            crate::rules::GameResult::Draw => "draw",
+            Some(crate::rules::GameResult::Win(crate::rules::Side::White)) => "white-wins",
+            Some(crate::rules::GameResult::Win(crate::rules::Side::Black)) => "black-wins",
+            Some(crate::rules::GameResult::Draw) => "draw",
+            None => "no-result",
         };
         format!("{head} {}", e.reason())
     });

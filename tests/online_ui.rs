@@ -172,11 +172,212 @@ fn two_apps_play_through_a_server_by_taps() {
     );
     assert_eq!(
         a.window.global::<BoardProps>().get_result_reason(),
-        "checkmate"
+        "Checkmate"
     );
 
     // A move out of turn by taps does nothing: B's board stays as it is.
     tap(&b, "a7");
     tap(&b, "a6");
     assert_eq!(moves(&b).len(), 7);
+}
+
+/// The games of the player `token` that have not ended, as the server lists them.
+fn games_on_server(addr: &str, token: &str) -> Vec<String> {
+    use takhte::net::client::{Client, ClientConfig, ClientEvent};
+    use takhte::net::protocol::{ClientMsg, ServerMsg};
+    let c = Client::start(ClientConfig {
+        address: addr.to_string(),
+        token: token.to_string(),
+        name: "check".into(),
+        wake: None,
+        tap: None,
+    });
+    c.send(ClientMsg::MyGames);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while Instant::now() < deadline {
+        // The first list comes after the welcome (the client asks for it too): the answer
+        // to ours is the last one.
+        if let Some(ClientEvent::Msg(ServerMsg::MyGames { games })) =
+            c.recv_timeout(Duration::from_millis(500))
+        {
+            return games.into_iter().map(|g| g.code).collect();
+        }
+    }
+    panic!("no list of games from {addr}");
+}
+
+#[test]
+fn a_create_while_the_server_cannot_be_reached_waits_can_be_called_off_and_is_made_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // A free port, with no server on it yet.
+    let addr = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().to_string()
+    };
+    i_slint_backend_testing::init_no_event_loop();
+    let a = TakhteApp::new(Some(dir.path().join("a"))).unwrap();
+    a.state.borrow_mut().set_language(takhte::i18n::Lang::En);
+    a.state.borrow_mut().settings.server = Some(addr.clone());
+    a.window
+        .window()
+        .set_size(slint::LogicalSize::new(400.0, 800.0));
+    a.window.show().unwrap();
+    press(&a, "Play online with a friend");
+    press(&a, "Create a game");
+    // Three taps while nothing answers (two of them already on their way when the button
+    // went): one create waits, and says why.
+    let online = || a.window.global::<OnlineProps>();
+    press(&a, "Create");
+    online().invoke_online_create();
+    online().invoke_online_create();
+    until(&[&a], "the unreachable server said", || {
+        online().get_create_status().starts_with("Cannot reach")
+    });
+    assert!(online().get_creating());
+    assert!(
+        ElementHandle::find_by_accessible_label(&a.window, "Create")
+            .filter(|h| h.accessible_role() == Some(i_slint_backend_testing::AccessibleRole::Button))
+            .all(|h| h.accessible_enabled() == Some(false)),
+        "no second create while one waits"
+    );
+    // Called off, and asked again once.
+    press(&a, "Cancel");
+    assert!(!online().get_creating());
+    press(&a, "Create");
+    assert!(online().get_creating());
+
+    // The server comes: exactly one game is made, and the waiting room shows it.
+    let _server = takhte_server::spawn_server(
+        &addr,
+        &dir.path().join("server.sqlite"),
+        takhte_server::hub::Config::default(),
+    )
+    .unwrap();
+    until(&[&a], "the waiting room", || screen(&a) == "online-waiting");
+    let code = online().get_online_code().to_string();
+    let token = a.state.borrow().online.token().to_string();
+    // Let the app settle what it still has to send.
+    for _ in 0..20 {
+        a.state.borrow_mut().net_tick();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(games_on_server(&addr, &token), vec![code]);
+}
+
+/// Two apps in a new chess game through a fresh server: `a` created it (White), `b` joined.
+fn two_apps_in_a_game(dir: &std::path::Path) -> (TakhteApp, TakhteApp) {
+    let addr = takhte_server::spawn_server(
+        "127.0.0.1:0",
+        &dir.join("server.sqlite"),
+        takhte_server::hub::Config::default(),
+    )
+    .unwrap();
+    i_slint_backend_testing::init_no_event_loop();
+    let a = TakhteApp::new(Some(dir.join("a"))).unwrap();
+    let b = TakhteApp::new(Some(dir.join("b"))).unwrap();
+    for app in [&a, &b] {
+        app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
+        app.state.borrow_mut().settings.server = Some(addr.clone());
+        app.window
+            .window()
+            .set_size(slint::LogicalSize::new(400.0, 800.0));
+        app.window.show().unwrap();
+    }
+    press(&a, "Play online with a friend");
+    a.window.global::<OnlineProps>().set_oc_colour(0);
+    press(&a, "Create a game");
+    press(&a, "Create");
+    until(&[&a], "the waiting room", || screen(&a) == "online-waiting");
+    let code = a
+        .window
+        .global::<OnlineProps>()
+        .get_online_code()
+        .to_string();
+    b.state.borrow_mut().online_join(&code);
+    until(&[&a, &b], "both boards", || {
+        screen(&a) == "game" && screen(&b) == "game"
+    });
+    (a, b)
+}
+
+/// Abort asks first, and an aborted game has no result: not a draw, and not counted.
+#[test]
+fn abort_asks_first_and_an_aborted_game_has_no_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_apps_in_a_game(dir.path());
+    press(&a, "More");
+    press(&a, "Abort the game");
+    // Asked, not done.
+    find(&a, "Abort this game?");
+    for _ in 0..10 {
+        a.state.borrow_mut().net_tick();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!a.window.global::<BoardProps>().get_game_over());
+    press_last_button(&a, "Abort the game");
+    until(&[&a, &b], "the end", || {
+        a.window.global::<BoardProps>().get_game_over()
+            && b.window.global::<BoardProps>().get_game_over()
+    });
+    for app in [&a, &b] {
+        let board = app.window.global::<BoardProps>();
+        assert_eq!(board.get_result_title(), "Game aborted");
+        assert_eq!(
+            board.get_result_reason(),
+            "Called off before each side had moved: no result"
+        );
+        assert!(
+            !board.get_status().contains("Draw"),
+            "{}",
+            board.get_status()
+        );
+    }
+    // Nobody's statistics count it.
+    for who in ["a", "b"] {
+        let store = takhte::store::Store::open(dir.path().join(who)).unwrap();
+        assert!(
+            store.load_stats().0.entries.is_empty(),
+            "{who}'s statistics"
+        );
+    }
+}
+
+/// A declined draw offer is told to the one who offered, and the offer waits for the next
+/// move, saying so, as the server would refuse it.
+#[test]
+fn a_declined_draw_offer_is_told_and_the_next_waits_a_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_apps_in_a_game(dir.path());
+    // Each side moves once, then White offers.
+    for (who, from, to, n) in [(&a, "e2", "e4", 1), (&b, "e7", "e5", 2)] {
+        tap(who, from);
+        tap(who, to);
+        until(&[&a, &b], "a move", || {
+            moves(&a).len() == n && moves(&b).len() == n
+        });
+    }
+    fn board(app: &TakhteApp) -> BoardProps<'_> {
+        app.window.global::<BoardProps>()
+    }
+    assert!(board(&a).get_can_offer_draw());
+    press(&a, "Offer draw");
+    until(&[&a, &b], "the offer", || board(&b).get_can_answer_draw());
+    press(&b, "Decline");
+    until(&[&a, &b], "the answer", || {
+        board(&a).get_status() == "Your draw offer was declined"
+    });
+    // Not again before the next move: disabled, and it says when.
+    assert!(!board(&a).get_can_offer_draw());
+    assert!(board(&a).get_offer_draw_later());
+    find(&a, "Offer a draw after the next move");
+    // White moves, Black moves: White may offer again.
+    for (who, from, to, n) in [(&a, "g1", "f3", 3), (&b, "b8", "c6", 4)] {
+        tap(who, from);
+        tap(who, to);
+        until(&[&a, &b], "a move", || {
+            moves(&a).len() == n && moves(&b).len() == n
+        });
+    }
+    assert!(board(&a).get_can_offer_draw());
+    assert!(!board(&a).get_offer_draw_later());
 }

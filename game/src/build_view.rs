@@ -75,9 +75,10 @@ fn build(c: &Controller) -> View {
     };
     let result = end.map(|e| ResultView {
         winner: match e.result() {
-            takhte_rules::GameResult::Win(s) => Some(s),
-            takhte_rules::GameResult::Draw => None,
+            Some(takhte_rules::GameResult::Win(s)) => Some(s),
+            _ => None,
         },
+        aborted: e.result().is_none(),
         reason: e.reason(),
     });
     let online = match c.opponent() {
@@ -341,6 +342,7 @@ fn buttons(
             hint: can && !c.thinking(),
             resign: !session.is_over(),
             offer_draw: !session.is_over() && c.draw_offer().is_none(),
+            offer_draw_later: false,
             answer_draw: c.draw_offer().is_some(),
             roll: can_roll,
             sapper: sapper_button && can,
@@ -352,7 +354,8 @@ fn buttons(
                 redo: false,
                 hint: false,
                 resign: live,
-                offer_draw: live && c.draw_offer().is_none(),
+                offer_draw: live && c.draw_offer().is_none() && !c.draw_offer_too_soon(),
+                offer_draw_later: live && c.draw_offer().is_none() && c.draw_offer_too_soon(),
                 answer_draw: live && c.draw_offer() == Some(me.opponent()),
                 roll: can_roll,
                 sapper: sapper_button && can,
@@ -392,9 +395,12 @@ fn status(
     } else if let (Some(_), None, true) = (online, end, c.awaiting_server()) {
         Status::new("status-sending")
     } else if let Some(e) = end {
-        Status::new("status-game-over")
-            .arg("result", result_word(e.result()))
-            .arg("reason", e.reason())
+        match e.result() {
+            Some(result) => Status::new("status-game-over")
+                .arg("result", result_word(result))
+                .arg("reason", e.reason()),
+            None => Status::new("status-aborted"),
+        }
     } else if c.pending_promotion().is_some() {
         Status::new("status-choose-promotion")
     } else if c.partial_path().len() > 1 {

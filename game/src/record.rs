@@ -89,8 +89,8 @@ pub fn to_record(
     });
     rec.result = s.final_end().map(|e| ResultRecord {
         winner: match e.result() {
-            GameResult::Win(side) => Some(side_word(side).to_string()),
-            GameResult::Draw => None,
+            Some(GameResult::Win(side)) => Some(side_word(side).to_string()),
+            _ => None,
         },
         reason: e.reason().to_string(),
     });
@@ -255,7 +255,7 @@ impl Autosaver {
 }
 
 /// Adds a finished game to the statistics: against the computer from the human's side, in
-/// pass-and-play from White's side. Returns false when the game has not ended.
+/// pass-and-play from White's side. Returns false when the game has not ended, or was aborted (no result).
 pub fn record_result(stats: &mut takhte_store::Stats, c: &Controller) -> bool {
     let Some(end) = c.session().end() else {
         return false;
@@ -268,9 +268,11 @@ pub fn record_result(stats: &mut takhte_store::Stats, c: &Controller) -> bool {
         Opponent::Watching => return false,
     };
     let outcome = match end.result() {
-        GameResult::Draw => takhte_store::StatOutcome::Draw,
-        GameResult::Win(w) if w == side => takhte_store::StatOutcome::Win,
-        GameResult::Win(_) => takhte_store::StatOutcome::Loss,
+        Some(GameResult::Draw) => takhte_store::StatOutcome::Draw,
+        Some(GameResult::Win(w)) if w == side => takhte_store::StatOutcome::Win,
+        Some(GameResult::Win(_)) => takhte_store::StatOutcome::Loss,
+        // An aborted game has no result: it counts for nobody.
+        None => return false,
     };
     stats.record(c.session().kind().name(), mode, level, outcome);
     true

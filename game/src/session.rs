@@ -32,17 +32,18 @@ pub enum GameEnd {
 }
 
 impl GameEnd {
-    /// Who won, or a draw.
-    pub fn result(&self) -> GameResult {
-        match *self {
+    /// Who won, or a draw; `None` for a game called off before each side had moved, which
+    /// has no result (it is not a draw, and no statistics count it).
+    pub fn result(&self) -> Option<GameResult> {
+        Some(match *self {
             GameEnd::Rules(o) => o.result,
             GameEnd::Resigned(side) => GameResult::Win(side.opponent()),
             GameEnd::Agreed => GameResult::Draw,
             GameEnd::Time { draw: true, .. } => GameResult::Draw,
             GameEnd::Time { loser, .. } => GameResult::Win(loser.opponent()),
             GameEnd::Abandoned(side) => GameResult::Win(side.opponent()),
-            GameEnd::Aborted => GameResult::Draw,
-        }
+            GameEnd::Aborted => return None,
+        })
     }
 
     /// The machine word for the reason: the rules' reasons, or `resignation`, `agreement`,

@@ -57,7 +57,7 @@ fn variant(kind: GameKind) -> &'static str {
 }
 
 fn result_token(end: Option<GameEnd>) -> &'static str {
-    match end.map(|e| e.result()) {
+    match end.and_then(|e| e.result()) {
         Some(GameResult::Win(Side::White)) => "1-0",
         Some(GameResult::Win(Side::Black)) => "0-1",
         Some(GameResult::Draw) => "1/2-1/2",

@@ -161,8 +161,10 @@ pub struct MoveEntry {
 /// The result sheet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResultView {
-    /// The winner, or `None` for a draw.
+    /// The winner, or `None` for a draw (or an aborted game).
     pub winner: Option<Side>,
+    /// The game was called off before each side had moved: no result, not a draw.
+    pub aborted: bool,
     /// The reason word (`checkmate`, `resignation`, `time`, …).
     pub reason: &'static str,
 }
@@ -180,6 +182,9 @@ pub struct Buttons {
     pub resign: bool,
     /// Offer a draw.
     pub offer_draw: bool,
+    /// Online: offering a draw is not possible yet (one offer a move): offer after the next
+    /// move.
+    pub offer_draw_later: bool,
     /// Accept or decline the opponent's offer.
     pub answer_draw: bool,
     /// Roll the die (dice chess).

@@ -128,7 +128,7 @@ fn pgn_from_other_programs_reads() {
         ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f8c5", "d2d3", "d7d6"]
     );
     assert_eq!(
-        g.end.map(|e| e.result()),
+        g.end.and_then(|e| e.result()),
         Some(takhte_rules::GameResult::Win(Side::White))
     );
 }

@@ -25,6 +25,11 @@ pub struct Book {
     joins: BTreeSet<String>,
     /// Games watched as a spectator (reopened with `watch`).
     watched: BTreeSet<String>,
+    /// Creates sent and not answered, by request id (sent again: the server makes one game
+    /// of a request however often it comes).
+    creates: BTreeMap<String, ClientMsg>,
+    /// Creates called off and not confirmed (the call-off is sent again).
+    cancels: BTreeSet<String>,
 }
 
 impl Book {
@@ -70,6 +75,15 @@ impl Book {
                 self.unconfirmed.insert((code.clone(), *ply), m.clone());
             }
             ClientMsg::SetName { name } => self.name = name.clone(),
+            ClientMsg::Create {
+                request: Some(r), ..
+            } => {
+                self.creates.insert(r.clone(), m.clone());
+            }
+            ClientMsg::CancelCreate { request } => {
+                self.creates.remove(request);
+                self.cancels.insert(request.clone());
+            }
             _ => {}
         }
     }
@@ -97,6 +111,12 @@ impl Book {
             })
             .collect();
         out.extend(self.unconfirmed.values().cloned());
+        out.extend(self.creates.values().cloned());
+        out.extend(
+            self.cancels
+                .iter()
+                .map(|r| ClientMsg::CancelCreate { request: r.clone() }),
+        );
         out
     }
 
@@ -110,6 +130,11 @@ impl Book {
                 | ClientMsg::Watch { .. }
                 | ClientMsg::Move { .. }
                 | ClientMsg::Roll { .. }
+                | ClientMsg::Create {
+                    request: Some(_),
+                    ..
+                }
+                | ClientMsg::CancelCreate { .. }
         )
     }
 
@@ -117,6 +142,9 @@ impl Book {
     pub fn received(&mut self, msg: &ServerMsg) {
         match msg {
             ServerMsg::State { state } => {
+                if let Some(r) = &state.request {
+                    self.creates.remove(r);
+                }
                 self.open.insert(state.code.clone(), Some(state.seq));
                 self.joins.remove(&state.code);
                 let n = state.plies.len() as u32;
@@ -142,6 +170,21 @@ impl Book {
                     }
                     _ => {}
                 }
+            }
+            ServerMsg::Cancelled { request } => {
+                self.cancels.remove(request);
+                self.creates.remove(request);
+            }
+            // A refusal about no game: a create refused (too many games, bad settings) is not
+            // sent again; one the server could not do now (storage, rate) is.
+            ServerMsg::Error {
+                code: None, error, ..
+            } if !matches!(
+                error,
+                ErrorCode::Storage | ErrorCode::RateLimited | ErrorCode::Internal
+            ) =>
+            {
+                self.creates.clear();
             }
             ServerMsg::Error {
                 code: Some(code),
@@ -184,6 +227,70 @@ mod tests {
             ply,
             mv: "e2e4".into(),
         }
+    }
+
+    fn create(request: &str) -> ClientMsg {
+        ClientMsg::Create {
+            settings: takhte_protocol::GameSettings {
+                kind: takhte_rules::GameKind::Chess,
+                clock: None,
+                colour: takhte_protocol::ColourChoice::White,
+                public: false,
+                position: None,
+                spectators: false,
+                audience: false,
+            },
+            request: Some(request.into()),
+        }
+    }
+
+    #[test]
+    fn a_create_is_sent_again_until_answered_and_a_call_off_until_confirmed() {
+        let mut b = Book::new("t", "Sara");
+        b.sent(&create("r1"));
+        assert!(Book::covered(&create("r1")));
+        assert_eq!(b.resume(), vec![create("r1")]);
+        // Called off before its answer came: the call-off goes again, the create does not.
+        b.sent(&ClientMsg::CancelCreate {
+            request: "r1".into(),
+        });
+        assert_eq!(
+            b.resume(),
+            vec![ClientMsg::CancelCreate {
+                request: "r1".into()
+            }]
+        );
+        b.received(&ServerMsg::Cancelled {
+            request: "r1".into(),
+        });
+        assert!(b.resume().is_empty());
+        // Answered by its state: not sent again (the game reopens instead).
+        b.sent(&create("r2"));
+        let mut state = crate::mirror::tests::state_of_a_new_game();
+        state.request = Some("r2".into());
+        let code = state.code.clone();
+        b.received(&ServerMsg::State { state });
+        assert_eq!(
+            b.resume(),
+            vec![ClientMsg::Open {
+                code,
+                since: Some(2)
+            }]
+        );
+        // Refused for good (too many games): not sent again; refused for now: sent again.
+        b.sent(&create("r3"));
+        b.received(&ServerMsg::Error {
+            error: ErrorCode::Storage,
+            message: String::new(),
+            code: None,
+        });
+        assert!(b.resume().contains(&create("r3")));
+        b.received(&ServerMsg::Error {
+            error: ErrorCode::TooManyGames,
+            message: String::new(),
+            code: None,
+        });
+        assert!(!b.resume().contains(&create("r3")));
     }
 
     #[test]

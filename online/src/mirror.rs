@@ -76,6 +76,8 @@ pub struct Mirror {
     pub clocks: Option<(ClockState, Instant)>,
     /// A draw offer waiting, by this side.
     pub draw_offer: Option<Side>,
+    /// How many moves the game had when White and Black last offered a draw.
+    pub draw_offered_at: [Option<u32>; 2],
     /// A rematch offer waiting, by this side.
     pub rematch_offer: Option<Side>,
     /// The rematch game's code.
@@ -162,6 +164,7 @@ impl Mirror {
             rolled: state.rolled,
             clocks: state.clocks.map(|c| (c, now)),
             draw_offer: state.draw_offer,
+            draw_offered_at: state.draw_offered_at,
             rematch_offer: state.rematch_offer,
             rematch: state.rematch.clone(),
             end: state.end.clone(),
@@ -240,7 +243,10 @@ impl Mirror {
                 }
                 self.rolled = Some(*face);
             }
-            GameEvent::DrawOffered { by } => self.draw_offer = Some(*by),
+            GameEvent::DrawOffered { by } => {
+                self.draw_offer = Some(*by);
+                self.draw_offered_at[by.index()] = Some(self.moves.len() as u32);
+            }
             GameEvent::DrawDeclined { .. } => self.draw_offer = None,
             GameEvent::RematchOffered { by } => self.rematch_offer = Some(*by),
             GameEvent::Rematch { code } => {
@@ -373,6 +379,11 @@ impl Mirror {
                 _ => None,
             },
             draw_offer: self.draw_offer,
+            // The server takes one offer a move from each side (the same rule as its own).
+            draw_offer_too_soon: self.you.is_some_and(|me| {
+                self.draw_offered_at[me.index()]
+                    .is_some_and(|at| (self.moves.len() as u32) < at + 2)
+            }),
             end: self.game_end(),
             suggestions: self
                 .suggestions
@@ -402,13 +413,20 @@ impl Mirror {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use takhte_protocol::PlyView;
+
+    /// The state of a chess game at its start (for the other modules' tests).
+    pub(crate) fn state_of_a_new_game() -> GameState {
+        let start = takhte_protocol::public::public_text(&AnyGame::start(GameKind::Chess, 0));
+        state(GameKind::Chess, &start)
+    }
 
     fn state(kind: GameKind, start: &str) -> GameState {
         GameState {
             code: "K7M3QX".into(),
+            request: None,
             seq: 2,
             kind,
             clock: None,
@@ -432,6 +450,7 @@ mod tests {
             rolled: None,
             clocks: None,
             draw_offer: None,
+            draw_offered_at: [None, None],
             rematch_offer: None,
             rematch: None,
             end: None,

@@ -30,8 +30,8 @@ use crate::transport::{ClientEvent, ConnState, Fatal, Transport};
 pub enum Pending {
     /// Nothing asked.
     None,
-    /// A game is being created.
-    Create,
+    /// A game is being created, by this request id.
+    Create(String),
     /// A game is being joined.
     Join(String),
     /// A game is being opened (from the list, a rematch, a link).
@@ -322,7 +322,12 @@ impl OnlineSession {
                 self.mirrors.insert(code.clone(), m);
                 out.push(Notice::State(code.clone()));
                 self.remember(&code, out);
-                self.answered(&code, out);
+                self.answered(&code, state.request.as_deref(), out);
+            }
+            ServerMsg::Cancelled { request } => {
+                if self.pending == Pending::Create(request) {
+                    self.pending = Pending::None;
+                }
             }
             ServerMsg::Event { code, seq, event } => self.take_event(code, seq, event, now, out),
             ServerMsg::Presence { code, seat, online } => {
@@ -366,12 +371,12 @@ impl OnlineSession {
     }
 
     /// A state came: where it goes depends on what was asked.
-    fn answered(&mut self, code: &str, out: &mut Vec<Notice>) {
+    fn answered(&mut self, code: &str, request: Option<&str>, out: &mut Vec<Notice>) {
         let pending = std::mem::replace(&mut self.pending, Pending::None);
         let m = &self.mirrors[code];
         let started = m.started() || m.is_over();
         match pending {
-            Pending::Create => {
+            Pending::Create(r) if Some(r.as_str()) == request => {
                 self.error = None;
                 self.show_waiting(code, out);
             }
@@ -536,11 +541,29 @@ impl OnlineSession {
         let _ = self.send(ClientMsg::LiveGames);
     }
 
-    /// Creates a game; its state will show the waiting room.
+    /// Creates a game; its state will show the waiting room. The request has an id of its
+    /// own: sent again after a lost connection, it still makes one game.
     pub fn create(&mut self, settings: GameSettings) {
         self.error = None;
-        self.pending = Pending::Create;
-        let _ = self.send(ClientMsg::Create { settings });
+        let request = takhte_protocol::request::generate();
+        self.pending = Pending::Create(request.clone());
+        let _ = self.send(ClientMsg::Create {
+            settings,
+            request: Some(request),
+        });
+    }
+
+    /// Whether a create is waiting for its answer.
+    pub fn creating(&self) -> bool {
+        matches!(self.pending, Pending::Create(_))
+    }
+
+    /// Calls off the create waiting for its answer: nothing is made, or the game it made is
+    /// aborted on the server.
+    pub fn cancel_create(&mut self) {
+        if let Pending::Create(request) = std::mem::replace(&mut self.pending, Pending::None) {
+            let _ = self.send(ClientMsg::CancelCreate { request });
+        }
     }
 
     /// Joins by a typed code or a pasted link.

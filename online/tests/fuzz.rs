@@ -1447,8 +1447,8 @@ fn record_of(s: &Session, id: &str, rng: &mut ChaCha8Rng) -> GameRecord {
     }
     r.result = s.final_end().map(|e| ResultRecord {
         winner: match e.result() {
-            takhte_rules::GameResult::Win(Side::White) => Some("white".into()),
-            takhte_rules::GameResult::Win(Side::Black) => Some("black".into()),
+            Some(takhte_rules::GameResult::Win(Side::White)) => Some("white".into()),
+            Some(takhte_rules::GameResult::Win(Side::Black)) => Some("black".into()),
             _ => None,
         },
         reason: e.reason().into(),
@@ -1705,6 +1705,7 @@ fn game_state(kind: GameKind, rng: &mut ChaCha8Rng) -> (GameState, Vec<GameEvent
     });
     let state = GameState {
         code: "K7M3QX".into(),
+        request: None,
         seq: 9,
         kind,
         clock: Some(ClockSpec {
@@ -1739,6 +1740,7 @@ fn game_state(kind: GameKind, rng: &mut ChaCha8Rng) -> (GameState, Vec<GameEvent
             running: Some(Side::White),
         }),
         draw_offer: None,
+        draw_offered_at: [None, None],
         rematch_offer: None,
         rematch: None,
         end: None,

@@ -13,6 +13,7 @@
 pub mod code;
 pub mod messages;
 pub mod public;
+pub mod request;
 pub mod token;
 
 pub use messages::*;

@@ -164,6 +164,18 @@ pub enum ClientMsg {
     Create {
         /// The game's settings.
         settings: GameSettings,
+        /// The client's id for this request (1 to 64 letters, digits and `-`): the same
+        /// create sent again, after its answer was lost with the connection, is answered with
+        /// the game it made, never a second game. The state that answers carries it back.
+        #[serde(default)]
+        request: Option<String>,
+    },
+    /// Calls off the create request `request`: its game, if it was made and nobody has
+    /// joined, is aborted; a copy of the create still on its way makes nothing. Answered with
+    /// [`ServerMsg::Cancelled`].
+    CancelCreate {
+        /// The create's request id.
+        request: String,
     },
     /// Takes the free seat of a game. Answered with [`ServerMsg::State`].
     Join {
@@ -488,6 +500,9 @@ pub struct PlyView {
 pub struct GameState {
     /// The invite code.
     pub code: String,
+    /// The create request this state answers (to its creator, on a create).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
     /// The number of the last event included.
     pub seq: u64,
     /// Which game.
@@ -519,6 +534,10 @@ pub struct GameState {
     /// A draw offer waiting for an answer, by this side.
     #[serde(with = "forms::opt_side", default)]
     pub draw_offer: Option<Side>,
+    /// How many moves the game had when White and Black last offered a draw: one offer a
+    /// move each, so a side may offer again once the game has two more moves.
+    #[serde(default)]
+    pub draw_offered_at: [Option<u32>; 2],
     /// A rematch offer waiting for an answer, by this side.
     #[serde(with = "forms::opt_side", default)]
     pub rematch_offer: Option<Side>,
@@ -767,6 +786,11 @@ pub enum ServerMsg {
         ply: u32,
         /// The suggestions.
         crowd: Crowd,
+    },
+    /// A create request was called off (the answer to `cancel-create`).
+    Cancelled {
+        /// The create's request id.
+        request: String,
     },
     /// A player came or went (not numbered: the state always says who is here).
     Presence {

@@ -398,14 +398,28 @@ impl Conn {
                 });
                 Ok(())
             }
-            ClientMsg::Create { settings } => {
-                match self.hub.create(&self.conn, &actor, settings).await {
-                    Ok(code) => {
+            ClientMsg::Create { settings, request } => {
+                match self
+                    .hub
+                    .create(&self.conn, &actor, settings, request.clone())
+                    .await
+                {
+                    Ok(Some(code)) => {
                         self.open.insert(code);
+                        Ok(())
+                    }
+                    // A create sent again after it was cancelled: made nothing.
+                    Ok(None) => {
+                        self.conn.send_msg(&ServerMsg::Cancelled {
+                            request: request.unwrap_or_default(),
+                        });
                         Ok(())
                     }
                     Err(e) => Err(e),
                 }
+            }
+            ClientMsg::CancelCreate { request } => {
+                self.hub.cancel_create(&self.conn, &actor, &request).await
             }
             ClientMsg::Join { code } => {
                 let r = self.hub.join(&self.conn, &actor, &code).await;

@@ -135,6 +135,7 @@ fn two_moves_at_once_on_two_instances_exactly_one_lands() {
     let mut w1 = Raw::hello_as(&s1.addr, "White", &token);
     w1.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let code = w1.state().code;
     let mut w2 = Raw::hello_as(&s2.addr, "White", &token);
@@ -295,6 +296,7 @@ fn a_flag_falls_after_the_instance_serving_the_game_died() {
     let mut w = Raw::hello(&first.addr, "White");
     w.send(&ClientMsg::Create {
         settings: watched(GameKind::Chess, clock, false),
+        request: None,
     });
     let code = w.state().code;
     let mut b = Raw::hello(&first.addr, "Black");
@@ -404,6 +406,7 @@ fn redis_restarted_and_postgres_down() {
     let mut w = Raw::hello(&s1.addr, "White");
     w.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let code = w.state().code;
     let mut bl = Raw::hello(&s1.addr, "Black");
@@ -469,6 +472,7 @@ fn the_open_games_limit_holds_across_instances() {
                 barrier.wait();
                 c.send(&ClientMsg::Create {
                     settings: settings(GameKind::Chess, None),
+                    request: None,
                 });
                 match c.until(|m| matches!(m, ServerMsg::State { .. } | ServerMsg::Error { .. })) {
                     ServerMsg::State { .. } => Ok(()),

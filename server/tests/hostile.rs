@@ -49,6 +49,7 @@ fn probe_messages_before_hello_and_a_second_hello() {
         ClientMsg::SetName { name: "x".into() },
         ClientMsg::Create {
             settings: settings(GameKind::Chess, None),
+            request: None,
         },
     ] {
         c.send(&m);
@@ -84,6 +85,7 @@ fn probe_messages_before_hello_and_a_second_hello() {
     assert_eq!(only_error(&r), Some(ErrorCode::HelloFirst), "{r:?}");
     let st = c.state_of(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     assert_eq!(st.seats[0].name.as_deref(), Some("First"));
     let mut as_second = Raw::hello_as(&s.addr, "S", &second);
@@ -138,6 +140,7 @@ fn probe_malformed_tokens() {
     let mut u = Raw::hello_as(&s.addr, "U", &upper);
     u.reply(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let mut l = Raw::hello_as(&s.addr, "L", &lower);
     if let [ServerMsg::MyGames { games }] = &l.reply(&ClientMsg::MyGames)[..] {
@@ -457,7 +460,10 @@ fn probe_absurd_clocks_and_positions() {
     let mut c = Raw::hello(&s.addr, "Creator");
     let mut wrong = Vec::new();
     let mut check = |c: &mut Raw, st: GameSettings, want_ok: bool, label: &str| {
-        let r = c.reply(&ClientMsg::Create { settings: st });
+        let r = c.reply(&ClientMsg::Create {
+            settings: st,
+            request: None,
+        });
         let ok = r.iter().any(|m| matches!(m, ServerMsg::State { .. }));
         let refused = only_error(&r) == Some(ErrorCode::BadSettings);
         if want_ok && !ok || !want_ok && !refused {
@@ -643,6 +649,7 @@ fn probe_draughts_positions_with_exploding_capture_searches_are_refused() {
         let t = Instant::now();
         let r = c.reply(&ClientMsg::Create {
             settings: with_position(GameKind::Draughts, position),
+            request: None,
         });
         let took = t.elapsed();
         println!("{position}: refused in {took:?}: {r:?}");
@@ -661,6 +668,7 @@ fn probe_draughts_positions_with_exploding_capture_searches_are_refused() {
     // An ordinary set-up position with kings is taken.
     let st = c.state_of(&ClientMsg::Create {
         settings: with_position(GameKind::Draughts, "8/2b2b2/8/3W4/8/2w5/8/5B2 w"),
+        request: None,
     });
     assert_eq!(st.plies.len(), 0);
     s.healthy();
@@ -677,6 +685,7 @@ fn probe_join_own_game_join_twice_watch_open_close() {
     let mut w = Raw::hello(&s.addr, "White");
     let st = w.state_of(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let code = st.code.clone();
     // The creator joins its own game: the state again, no seat taken, nothing numbered.
@@ -785,6 +794,7 @@ fn probe_suggest_edge_cases() {
     let code0 = w0
         .state_of(&ClientMsg::Create {
             settings: watched.clone(),
+            request: None,
         })
         .code;
     let mut early = Raw::hello(&s.addr, "EarlyWatcher");
@@ -1047,6 +1057,7 @@ fn ended_games(a: &mut Raw, b: &mut Raw, n: usize, offer: bool) -> Vec<String> {
             let code = a
                 .state_of(&ClientMsg::Create {
                     settings: settings(GameKind::Chess, None),
+                    request: None,
                 })
                 .code;
             b.state_of(&ClientMsg::Join { code: code.clone() });
@@ -1070,6 +1081,7 @@ fn fill(a: &mut Raw, n: usize) {
     for _ in 0..n {
         a.state_of(&ClientMsg::Create {
             settings: settings(GameKind::Chess, None),
+            request: None,
         });
     }
 }
@@ -1084,7 +1096,8 @@ fn probe_a_rematch_counts_against_the_open_games_limit() {
     fill(&mut a, 2);
     assert_eq!(
         a.error_of(&ClientMsg::Create {
-            settings: settings(GameKind::Chess, None)
+            settings: settings(GameKind::Chess, None),
+            request: None
         }),
         ErrorCode::TooManyGames
     );
@@ -1176,6 +1189,7 @@ fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
                 barrier.wait();
                 let r = c.reply(&ClientMsg::Create {
                     settings: settings(GameKind::Chess, None),
+                    request: None,
                 });
                 r.iter().any(|m| matches!(m, ServerMsg::State { .. }))
             })
@@ -1193,6 +1207,7 @@ fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
             let code = h
                 .state_of(&ClientMsg::Create {
                     settings: settings(GameKind::Chess, None),
+                    request: None,
                 })
                 .code;
             (h, code)
@@ -1412,6 +1427,7 @@ fn probe_a_slow_reader_is_dropped_and_its_socket_closed() {
         let code = z
             .state_of(&ClientMsg::Create {
                 settings: settings(GameKind::Chess, None),
+                request: None,
             })
             .code;
         z.ws.get_ref()
@@ -1591,6 +1607,7 @@ fn probe_a_panic_in_one_request_leaves_the_server_serving() {
     let code2 = w
         .state_of(&ClientMsg::Create {
             settings: settings(GameKind::Draughts, None),
+            request: None,
         })
         .code;
     let mut c = Raw::hello(&s.addr, "C");

@@ -169,6 +169,7 @@ fn a_paused_instance_costs_its_player_at_most_three_seconds() {
     let mut w = Raw::hello(&second.addr, "White");
     w.send(&ClientMsg::Create {
         settings: clocked(),
+        request: None,
     });
     let code = w.state().code;
     // Black plays through the app's own client, on the first instance.

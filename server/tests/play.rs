@@ -31,6 +31,7 @@ fn open(
             spectators: false,
             audience: false,
         },
+        request: None,
     });
     let code = w.state().code;
     let mut b = Raw::hello(addr, "Black");
@@ -253,10 +254,12 @@ fn the_lobby_lists_open_public_games_and_my_games_lists_mine() {
             spectators: false,
             audience: false,
         },
+        request: None,
     });
     let public = a.state().code;
     a.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let private = a.state().code;
     let mut c = Raw::hello(&server.addr, "Cyrus");
@@ -390,4 +393,83 @@ fn position_texts(v: &serde_json::Value) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+/// The player's games that have not ended, by code.
+fn my_games(r: &mut Raw) -> BTreeSet<String> {
+    r.send(&ClientMsg::MyGames);
+    match r.until(|m| matches!(m, ServerMsg::MyGames { .. })) {
+        ServerMsg::MyGames { games } => games.into_iter().map(|g| g.code).collect(),
+        _ => unreachable!(),
+    }
+}
+
+fn create(request: &str) -> ClientMsg {
+    ClientMsg::Create {
+        settings: settings(GameKind::Chess, None),
+        request: Some(request.into()),
+    }
+}
+
+/// A create is made once per request id, however often it comes and on whichever
+/// connection of the player; a cancelled one makes nothing, or aborts what it made.
+#[test]
+fn a_create_is_made_once_and_can_be_called_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("c.sqlite"), &[]);
+    let token = takhte_protocol::token::generate();
+    let mut a = Raw::hello_as(&server.addr, "Ana", &token);
+    let first = a.state_of(&create("r1"));
+    assert_eq!(first.request.as_deref(), Some("r1"));
+    // The same request again, on this connection and on another (the answer was lost with
+    // the first connection): the same game.
+    assert_eq!(a.state_of(&create("r1")).code, first.code);
+    let mut again = Raw::hello_as(&server.addr, "Ana", &token);
+    let second = again.state_of(&create("r1"));
+    assert_eq!(second.code, first.code);
+    assert_eq!(second.request.as_deref(), Some("r1"));
+    assert_eq!(my_games(&mut a), BTreeSet::from([first.code.clone()]));
+    // Another player's request of the same id is theirs.
+    let mut b = Raw::hello(&server.addr, "Bahram");
+    let other = b.state_of(&create("r1"));
+    assert_ne!(other.code, first.code);
+
+    // Called off before it came: nothing is made when it comes.
+    let r = a.reply(&ClientMsg::CancelCreate {
+        request: "r2".into(),
+    });
+    assert!(
+        r.iter()
+            .any(|m| matches!(m, ServerMsg::Cancelled { request } if request == "r2")),
+        "{r:?}"
+    );
+    let r = a.reply(&create("r2"));
+    assert!(
+        r.iter()
+            .any(|m| matches!(m, ServerMsg::Cancelled { request } if request == "r2")),
+        "{r:?}"
+    );
+    assert!(!r.iter().any(|m| matches!(m, ServerMsg::State { .. })));
+    assert_eq!(my_games(&mut a), BTreeSet::from([first.code.clone()]));
+
+    // Called off after it was made, nobody joined: the game is aborted.
+    let r = a.reply(&ClientMsg::CancelCreate {
+        request: "r1".into(),
+    });
+    assert!(r
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Cancelled { request } if request == "r1")));
+    assert!(my_games(&mut a).is_empty());
+    let end = a.look(&first.code).end.expect("ended");
+    assert_eq!(end.reason, "aborted");
+
+    // Malformed ids are refused, and make nothing.
+    for bad in ["", "a b", "é", &"x".repeat(65)] {
+        assert_eq!(
+            a.error_of(&create(bad)),
+            takhte_protocol::ErrorCode::BadMessage,
+            "{bad:?}"
+        );
+    }
+    assert!(my_games(&mut a).is_empty());
 }

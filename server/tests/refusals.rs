@@ -196,7 +196,10 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
             audience: false,
         },
     ] {
-        r.send(&ClientMsg::Create { settings: s });
+        r.send(&ClientMsg::Create {
+            settings: s,
+            request: None,
+        });
         assert_eq!(r.error().0, ErrorCode::BadSettings);
     }
     // Open games per player: two, then refused; a game that has ended does not count.
@@ -204,11 +207,13 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
     for _ in 0..2 {
         r.send(&ClientMsg::Create {
             settings: settings(GameKind::Chess, None),
+            request: None,
         });
         codes.push(r.state().code);
     }
     r.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let (code, message) = r.error();
     assert_eq!(code, ErrorCode::TooManyGames);
@@ -218,11 +223,13 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
     });
     r.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let third = r.state();
     assert!(!codes.contains(&third.code), "a new game after one ended");
     r.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let (code, message) = r.error();
     assert_eq!(code, ErrorCode::TooManyGames);

@@ -145,6 +145,7 @@ fn suggestions_are_counted_changed_refused_and_cleared() {
     let mut w = Raw::hello(&server.addr, "White");
     w.send(&ClientMsg::Create {
         settings: watched(GameKind::Chess, None, false),
+        request: None,
     });
     let code = w.state().code;
     let mut b = Raw::hello(&server.addr, "Black");
@@ -317,6 +318,7 @@ fn in_an_audience_game_the_player_to_move_sees_the_suggestions() {
     let mut w = Raw::hello(&server.addr, "White");
     w.send(&ClientMsg::Create {
         settings: watched(GameKind::Draughts, None, true),
+        request: None,
     });
     let st = w.state();
     assert!(st.audience && st.spectators_allowed);
@@ -378,6 +380,7 @@ fn in_an_audience_game_the_player_to_move_sees_the_suggestions() {
     let mut p = Raw::hello(&server.addr, "Private");
     p.send(&ClientMsg::Create {
         settings: settings(GameKind::Chess, None),
+        request: None,
     });
     let private = p.state().code;
     let mut nosy = Raw::hello(&server.addr, "Nosy");

@@ -250,6 +250,8 @@ impl TakhteApp {
             .open_online_create());
         on!(OnlineProps, on_open_lobby, |s| s.open_lobby());
         on!(OnlineProps, on_online_create, |s| s.online_create());
+        on!(OnlineProps, on_online_cancel_create, |s| s
+            .online_cancel_create());
         on!(OnlineProps, on_online_join, |s, text: SharedString| s
             .online_join(&text));
         on!(OnlineProps, on_online_open, |s, code: SharedString| s

@@ -299,6 +299,7 @@ impl AppState {
             .set_show_result_sheet(view.result.is_some() && !self.result_closed && !view.review);
         if let Some(r) = &view.result {
             let title = match (c.opponent(), r.winner) {
+                _ if r.aborted => self.tr("result-aborted"),
                 (_, None) => self.tr("result-draw"),
                 (Opponent::Computer { human, .. }, Some(w)) if w == human => {
                     self.tr("result-you-win")
@@ -316,7 +317,7 @@ impl AppState {
                 )),
             };
             board_ui.set_result_title(title.into());
-            board_ui.set_result_reason(self.tr(&format!("reason-{}", r.reason)).into());
+            board_ui.set_result_reason(self.tr(&format!("end-{}", r.reason)).into());
         }
     }
 
@@ -526,6 +527,7 @@ fn refresh_buttons(board_ui: &BoardProps, view: &View) {
     board_ui.set_can_hint(b.hint);
     board_ui.set_can_resign(b.resign);
     board_ui.set_can_offer_draw(b.offer_draw);
+    board_ui.set_offer_draw_later(b.offer_draw_later);
     board_ui.set_can_answer_draw(b.answer_draw);
     board_ui.set_can_roll(b.roll);
     board_ui.set_can_sapper(b.sapper);

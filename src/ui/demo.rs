@@ -72,6 +72,7 @@ fn state(
     let to_move = game.side_to_move();
     GameState {
         code: code.into(),
+        request: None,
         seq: 1 + plies.len() as u64,
         kind,
         clock,
@@ -88,6 +89,7 @@ fn state(
             running: Some(to_move),
         }),
         draw_offer: None,
+        draw_offered_at: [None, None],
         rematch_offer: None,
         rematch: None,
         end: None,
@@ -187,8 +189,8 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
         "online-waiting" => {
             // As on a phone, which has a share menu ("Send invite…").
             app.window.global::<ShareProps>().set_can_send(true);
-            s.online.expect(Pending::Create);
-            let st = state(
+            s.online.expect(Pending::Create("demo".into()));
+            let mut st = state(
                 "K7M3QX",
                 GameKind::Chess,
                 &[],
@@ -199,6 +201,7 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                     increment_ms: 2_000,
                 }),
             );
+            st.request = Some("demo".into());
             s.handle_net(ClientEvent::Msg(ServerMsg::State { state: st }));
             s.refresh_online();
         }

@@ -295,7 +295,17 @@ impl AppState {
             audience: spectators && online_ui.get_oc_audience(),
         };
         self.ensure_client();
-        self.online.create(settings);
+        // One create at a time: a second tap while the first waits makes nothing.
+        if !self.online.creating() {
+            self.online.create(settings);
+        }
+        self.refresh_online();
+    }
+
+    /// Calls off the create that waits for the server (nothing is made, or its game is
+    /// aborted).
+    pub fn online_cancel_create(&mut self) {
+        self.online.cancel_create();
         self.refresh_online();
     }
 
@@ -542,6 +552,22 @@ impl AppState {
         online_ui.set_online_conn(conn);
         online_ui.set_online_conn_text(text.into());
         online_ui.set_online_name(self.settings.player_name.clone().into());
+        // A create waiting: for the server's answer, or for the server itself.
+        let creating = self.online.creating();
+        online_ui.set_creating(creating);
+        online_ui.set_create_status(
+            if !creating {
+                String::new()
+            } else if *self.online.conn() == ConnState::Connected {
+                self.tr("online-creating")
+            } else {
+                self.i18n.tr_args(
+                    "online-create-unreachable",
+                    &[("server", self.online_address())],
+                )
+            }
+            .into(),
+        );
         online_ui.set_online_error(
             self.online
                 .error()

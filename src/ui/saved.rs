@@ -5,6 +5,7 @@ use std::sync::Arc;
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 
 use crate::ai::Standard;
+use crate::game::controller::result_word;
 use crate::game::{from_record, Autosaver, SystemRandomness};
 
 use super::app::*;
@@ -94,20 +95,20 @@ impl AppState {
                             continue;
                         }
                     };
-                    let state = match &rec.result {
-                        Some(r) => self.i18n.tr_args(
-                            "saved-result",
-                            &[
-                                (
-                                    "result",
-                                    self.tr(&format!(
-                                        "result-{}",
-                                        r.winner.as_deref().unwrap_or("draw")
-                                    )),
-                                ),
-                                ("reason", self.tr(&format!("reason-{}", r.reason))),
-                            ],
-                        ),
+                    let state = match c.session().final_end() {
+                        Some(e) => match e.result() {
+                            Some(result) => self.i18n.tr_args(
+                                "saved-result",
+                                &[
+                                    (
+                                        "result",
+                                        self.tr(&format!("result-{}", result_word(result))),
+                                    ),
+                                    ("reason", self.tr(&format!("reason-{}", e.reason()))),
+                                ],
+                            ),
+                            None => self.tr("saved-aborted"),
+                        },
                         None => {
                             let side = c.session().game().side_to_move();
                             self.i18n

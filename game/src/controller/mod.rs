@@ -91,6 +91,9 @@ pub struct OnlineState {
     pub clocks: Option<(TimeControl, u64, u64, Option<Side>, Instant)>,
     /// A draw offer waiting, by this side.
     pub draw_offer: Option<Side>,
+    /// This player offered a draw during this move or the last one: the server would refuse
+    /// another offer until the game has gone on.
+    pub draw_offer_too_soon: bool,
     /// How the game ended.
     pub end: Option<GameEnd>,
     /// What the spectators suggest for the move now, as far as this client may see.
@@ -270,6 +273,8 @@ pub struct Controller {
     last_face: Option<u8>,
     manual_flip: bool,
     draw_offer: Option<Side>,
+    /// Online: this player's draw offer would be refused as too soon (one a move).
+    draw_offer_too_soon: bool,
     hint: Option<AnyMove>,
     notice: Option<Status>,
     plies: Vec<Ply>,
@@ -316,6 +321,7 @@ impl Controller {
             last_face: None,
             manual_flip: false,
             draw_offer: None,
+            draw_offer_too_soon: false,
             hint: None,
             notice: None,
             plies: Vec::new(),
@@ -1135,6 +1141,9 @@ impl Controller {
     }
     pub(crate) fn notice(&self) -> Option<&Status> {
         self.notice.as_ref()
+    }
+    pub(crate) fn draw_offer_too_soon(&self) -> bool {
+        self.draw_offer_too_soon
     }
     pub(crate) fn draw_offer(&self) -> Option<Side> {
         self.draw_offer

@@ -95,7 +95,20 @@ impl Controller {
         self.suggestions = state.suggestions.clone();
         self.crowd = state.crowd.clone();
         self.your_suggestion = state.your_suggestion.clone();
+        // This player's offer gone without the game ending, and not by their own move: the
+        // opponent declined it (by answering, or by moving on).
+        let me = match self.opponent {
+            Opponent::Online { me } => Some(me),
+            _ => None,
+        };
+        let my_move = moved && self.session.game().side_to_move() != me.unwrap_or(Side::White);
+        let declined = me.is_some()
+            && self.draw_offer == me
+            && state.draw_offer.is_none()
+            && state.end.is_none()
+            && !my_move;
         self.draw_offer = state.draw_offer;
+        self.draw_offer_too_soon = state.draw_offer_too_soon;
         let ended = self.session.players_end();
         self.session.set_end(state.end);
         if state.end.is_some() {
@@ -113,6 +126,9 @@ impl Controller {
             self.after_change_keep_ai();
         } else if ended != state.end {
             self.changed = true;
+        }
+        if declined {
+            self.notice = Some(Status::new("status-draw-offer-declined"));
         }
         self.changed = true;
     }

@@ -249,6 +249,7 @@ async fn new_game(ws: &mut Ws, watched: bool) -> Result<(), String> {
                 spectators: watched,
                 audience: false,
             },
+            request: None,
         },
     )
     .await

@@ -156,6 +156,7 @@ impl Live {
         let history = you.is_none() || r.end.is_some();
         GameState {
             spectators_allowed: r.settings.spectators,
+            request: None,
             audience: r.settings.audience,
             spectators: watch.spectators,
             suggestions: watch.suggestions.clone(),
@@ -186,6 +187,7 @@ impl Live {
             rolled: r.rolled,
             clocks: self.clocks_at(now_ms),
             draw_offer: r.draw_offer.map(side_of),
+            draw_offered_at: r.draw_offered_at,
             rematch_offer: r.rematch_offer.map(side_of),
             rematch: r.rematch.clone(),
             end: r.end.clone(),

@@ -160,15 +160,31 @@ impl Hub {
             None => false,
         };
         if !sent {
-            let seat = inner.live.rec.seat_of(&actor.token_hash);
-            let spectator = inner.subs.get(&conn.id).is_some_and(|s| s.spectator);
-            let now = now_ms();
-            let view = inner.watch_view(seat, spectator, &actor.token_hash);
-            let state = inner.live.state_for(seat, inner.presence(now), now, &view);
-            conn.send_msg(&ServerMsg::State { state });
+            self.send_state(inner, conn, actor, None);
         }
         if let Some(sub) = inner.subs.get_mut(&conn.id) {
             sub.after = seq;
+        }
+    }
+
+    /// Sends a subscribed connection the whole state of the room as it sees it (the answer
+    /// to the create request `request`, if it is one).
+    pub(super) fn send_state(
+        &self,
+        inner: &mut RoomInner,
+        conn: &ConnHandle,
+        actor: &Actor,
+        request: Option<String>,
+    ) {
+        let seat = inner.live.rec.seat_of(&actor.token_hash);
+        let spectator = inner.subs.get(&conn.id).is_some_and(|s| s.spectator);
+        let now = now_ms();
+        let view = inner.watch_view(seat, spectator, &actor.token_hash);
+        let mut state = inner.live.state_for(seat, inner.presence(now), now, &view);
+        state.request = request;
+        conn.send_msg(&ServerMsg::State { state });
+        if let Some(sub) = inner.subs.get_mut(&conn.id) {
+            sub.after = inner.live.rec.seq;
         }
     }
 

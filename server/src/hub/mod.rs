@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use rand::SeedableRng;
 use tokio::sync::{mpsc, Notify};
 
-use takhte_protocol::code;
+use takhte_protocol::{code, request};
 use takhte_protocol::{ErrorCode, GameEvent, GameSettings, GameSummary, LobbyEntry, ServerMsg};
 
 use crate::game::{Actor, Command, Context, Live, Refusal, Stage};
@@ -381,35 +381,63 @@ impl Hub {
         }
     }
 
-    /// Creates a game; the creator's connection opens it and gets its state. Returns the code.
+    /// Creates a game; the creator's connection opens it and gets its state. Returns the code,
+    /// or `None` when the request was cancelled (nothing made, nothing opened).
+    ///
+    /// With a request id the create is made once: the same request again (its answer was lost
+    /// with a connection, or it came twice) opens the game it made.
     pub async fn create(
         &self,
         conn: &ConnHandle,
         actor: &Actor,
         settings: GameSettings,
-    ) -> Result<String, Refusal> {
+        request: Option<String>,
+    ) -> Result<Option<String>, Refusal> {
         self.settle_outage().await;
-        let _seating = self.seating.lock().await;
-        self.check_open_games(&actor.token_hash, true).await?;
+        if request.as_deref().is_some_and(|r| !request::valid(r)) {
+            return Err(bad_request_id());
+        }
+        let seating = self.seating.lock().await;
         let mut rng = self.rng();
         for _ in 0..8 {
+            if let Some(r) = &request {
+                match self.store.created(&actor.token_hash, r).await {
+                    Ok(Some(code)) if code.is_empty() => return Ok(None),
+                    Ok(Some(code)) => {
+                        drop(seating);
+                        return self.open_created(conn, actor, &code, r).await.map(Some);
+                    }
+                    Ok(None) => {}
+                    Err(e) => return Err(store_refusal(e)),
+                }
+            }
+            self.check_open_games(&actor.token_hash, true).await?;
             let code = code::generate(&mut rng);
-            let live = Live::create(code, settings.clone(), actor, now_ms(), &mut rng)?;
-            let writes = vec![
+            let live = Live::create(code.clone(), settings.clone(), actor, now_ms(), &mut rng)?;
+            let mut writes = vec![
                 Write::OpenGamesBelow {
                     players: vec![actor.token_hash.clone()],
                     max: self.config.max_open_games,
                 },
                 Write::Insert(live.rec.clone()),
             ];
+            if let Some(r) = &request {
+                writes.push(Write::Request {
+                    token_hash: actor.token_hash.clone(),
+                    request: r.clone(),
+                    code,
+                });
+            }
             match self.store.write(writes).await {
                 Ok(()) => {
                     let room = self.install(live);
                     let mut inner = room.inner.lock().await;
                     self.subscribe(&room, &mut inner, conn, actor, false);
-                    self.catch_up(&mut inner, conn, actor, None).await;
-                    return Ok(room.code.clone());
+                    self.send_state(&mut inner, conn, actor, request.clone());
+                    return Ok(Some(room.code.clone()));
                 }
+                // The code was taken, or the same request made its game meanwhile (on
+                // another instance): look again.
                 Err(StoreError::Conflict) => continue,
                 Err(e) => return Err(self.write_refusal(e, actor)),
             }
@@ -418,6 +446,72 @@ impl Hub {
             code: ErrorCode::Storage,
             message: "no free code found; try again".into(),
         })
+    }
+
+    /// Opens for its creator the game that the create request `request` made.
+    async fn open_created(
+        &self,
+        conn: &ConnHandle,
+        actor: &Actor,
+        code: &str,
+        request: &str,
+    ) -> Result<String, Refusal> {
+        let room = self.room(code).await?;
+        let mut inner = room.inner.lock().await;
+        if inner.live.rec.seat_of(&actor.token_hash).is_none() {
+            return Err(Refusal {
+                code: ErrorCode::NotAPlayer,
+                message: "you do not sit at this game".into(),
+            });
+        }
+        self.subscribe(&room, &mut inner, conn, actor, false);
+        self.send_state(&mut inner, conn, actor, Some(request.to_string()));
+        Ok(room.code.clone())
+    }
+
+    /// Calls off the create request `request`: its game, if it was made and nobody has
+    /// joined it, is aborted; a copy of the create that comes later makes nothing. The
+    /// connection is told with `cancelled`.
+    pub async fn cancel_create(
+        &self,
+        conn: &ConnHandle,
+        actor: &Actor,
+        request: &str,
+    ) -> Result<(), Refusal> {
+        self.settle_outage().await;
+        if !request::valid(request) {
+            return Err(bad_request_id());
+        }
+        let made = {
+            let _seating = self.seating.lock().await;
+            loop {
+                match self.store.created(&actor.token_hash, request).await {
+                    Ok(Some(code)) => break code,
+                    Ok(None) => {}
+                    Err(e) => return Err(store_refusal(e)),
+                }
+                let tombstone = vec![Write::Request {
+                    token_hash: actor.token_hash.clone(),
+                    request: request.to_string(),
+                    code: String::new(),
+                }];
+                match self.store.write(tombstone).await {
+                    Ok(()) => break String::new(),
+                    // Made meanwhile on another instance: look again.
+                    Err(StoreError::Conflict) => continue,
+                    Err(e) => return Err(store_refusal(e)),
+                }
+            }
+        };
+        if !made.is_empty() {
+            // Aborted if nobody joined; a game that started goes on (a refusal is fine).
+            let _ = self.command(actor, &made, Command::Abort).await;
+            self.close(conn.id, &made).await;
+        }
+        conn.send_msg(&ServerMsg::Cancelled {
+            request: request.to_string(),
+        });
+        Ok(())
     }
 
     /// Takes the free seat of a game (already seated: opens it).
@@ -740,4 +834,12 @@ impl Hub {
 /// request must not make every later one fail.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The refusal of a malformed request id.
+fn bad_request_id() -> Refusal {
+    Refusal {
+        code: ErrorCode::BadMessage,
+        message: "a request id is 1 to 64 letters, digits and '-'".into(),
+    }
 }

@@ -61,6 +61,16 @@ pub enum Write {
     },
     /// A new game (its code must be free).
     Insert(GameRecord),
+    /// The create request `request` of the player `token_hash` made the game `code` (or, with
+    /// an empty code, was cancelled). A request already noted is a [`StoreError::Conflict`].
+    Request {
+        /// The player.
+        token_hash: String,
+        /// The client's request id.
+        request: String,
+        /// The game it made; empty: cancelled.
+        code: String,
+    },
     /// A game changed; lands only if its stored `seq` is still `expected_seq`.
     Update {
         /// The new record.
@@ -161,6 +171,9 @@ pub trait Storage: Send + Sync + 'static {
     /// (the servers were all stopped, or paused, since then). Atomic: of several instances
     /// calling at once after an outage exactly one is given it, so it is credited once.
     async fn beat(&self, now_ms: u64, stale_after_ms: u64) -> Result<Option<u64>, StoreError>;
+    /// What the create request `request` of the player `token_hash` made: the game's code,
+    /// an empty code for a cancelled request, `None` for a request not seen.
+    async fn created(&self, token_hash: &str, request: &str) -> Result<Option<String>, StoreError>;
     /// One line for the log: which database.
     fn describe(&self) -> String;
 }

@@ -22,6 +22,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/postgres/0002_events_deadlines.sql"),
     ),
     (3, include_str!("../../migrations/postgres/0003_beat.sql")),
+    (
+        4,
+        include_str!("../../migrations/postgres/0004_creates.sql"),
+    ),
 ];
 
 /// An arbitrary key for the advisory lock that serializes migrations between instances.
@@ -189,6 +193,23 @@ impl Storage for Postgres {
                         return Err(StoreError::Conflict);
                     }
                 }
+                Write::Request {
+                    token_hash,
+                    request,
+                    code,
+                } => {
+                    let n = tx
+                        .execute(
+                            "INSERT INTO creates (token_hash, request, code) VALUES ($1, $2, $3)
+                             ON CONFLICT (token_hash, request) DO NOTHING",
+                            &[token_hash, request, code],
+                        )
+                        .await
+                        .map_err(unavailable)?;
+                    if n == 0 {
+                        return Err(StoreError::Conflict);
+                    }
+                }
                 Write::Update {
                     rec,
                     expected_seq,
@@ -299,6 +320,18 @@ impl Storage for Postgres {
             .await
             .map_err(unavailable)?;
         Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+    }
+
+    async fn created(&self, token_hash: &str, request: &str) -> Result<Option<String>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let row = client
+            .query_opt(
+                "SELECT code FROM creates WHERE token_hash = $1 AND request = $2",
+                &[&token_hash, &request],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(row.map(|r| r.get::<_, String>(0)))
     }
 
     async fn beat(&self, now_ms: u64, stale_after_ms: u64) -> Result<Option<u64>, StoreError> {

@@ -21,6 +21,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/sqlite/0002_events_deadlines.sql"),
     ),
     (3, include_str!("../../migrations/sqlite/0003_beat.sql")),
+    (4, include_str!("../../migrations/sqlite/0004_creates.sql")),
 ];
 
 /// The most writes committed in one transaction.
@@ -51,6 +52,11 @@ enum Job {
     ),
     Due(u64, usize, oneshot::Sender<Result<Vec<String>, StoreError>>),
     Beat(u64, u64, oneshot::Sender<Result<Option<u64>, StoreError>>),
+    Created(
+        String,
+        String,
+        oneshot::Sender<Result<Option<String>, StoreError>>,
+    ),
 }
 
 /// A SQLite file.
@@ -159,6 +165,9 @@ fn worker(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                 }
                 Job::Beat(now, stale, reply) => {
                     let _ = reply.send(beat(&conn, now, stale));
+                }
+                Job::Created(hash, request, reply) => {
+                    let _ = reply.send(created(&conn, &hash, &request));
                 }
             }
         }
@@ -280,6 +289,17 @@ fn beat(conn: &Connection, now: u64, stale: u64) -> Result<Option<u64>, StoreErr
         .filter(|b| now.saturating_sub(*b) > stale))
 }
 
+/// What a create request made (see [`Storage::created`]).
+fn created(conn: &Connection, hash: &str, request: &str) -> Result<Option<String>, StoreError> {
+    conn.query_row(
+        "SELECT code FROM creates WHERE token_hash = ?1 AND request = ?2",
+        [hash, request],
+        |r| r.get(0),
+    )
+    .optional()
+    .map_err(unavailable)
+}
+
 /// A player's games that have not ended.
 fn open_games(tx: &rusqlite::Transaction<'_>, hash: &str) -> Result<usize, StoreError> {
     tx.query_row(
@@ -307,6 +327,22 @@ fn apply_writes(tx: &rusqlite::Transaction<'_>, writes: &[Write]) -> Result<(), 
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (code) DO NOTHING",
                         params![c.code, c.kind, c.stage, c.public, c.white, c.black,
                                 rec.created_ms as i64, rec.updated_ms as i64, rec.seq as i64, json, c.deadline_ms],
+                    )
+                    .map_err(unavailable)?;
+                if n == 0 {
+                    return Err(StoreError::Conflict);
+                }
+            }
+            Write::Request {
+                token_hash,
+                request,
+                code,
+            } => {
+                let n = tx
+                    .execute(
+                        "INSERT INTO creates (token_hash, request, code) VALUES (?1, ?2, ?3)
+                         ON CONFLICT (token_hash, request) DO NOTHING",
+                        params![token_hash, request, code],
                     )
                     .map_err(unavailable)?;
                 if n == 0 {
@@ -432,6 +468,11 @@ impl Storage for Sqlite {
 
     async fn beat(&self, now_ms: u64, stale_after_ms: u64) -> Result<Option<u64>, StoreError> {
         self.ask(|tx| Job::Beat(now_ms, stale_after_ms, tx)).await?
+    }
+
+    async fn created(&self, token_hash: &str, request: &str) -> Result<Option<String>, StoreError> {
+        self.ask(|tx| Job::Created(token_hash.to_string(), request.to_string(), tx))
+            .await?
     }
 
     fn describe(&self) -> String {

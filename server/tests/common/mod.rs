@@ -168,6 +168,7 @@ impl Server {
         let mut c = Raw::hello(&self.addr, "Health");
         let r = c.reply(&ClientMsg::Create {
             settings: settings(GameKind::Chess, None),
+            request: None,
         });
         assert!(
             r.iter().any(|m| matches!(m, ServerMsg::State { .. })),
@@ -341,14 +342,19 @@ pub struct Balancer {
 
 /// Whether a server at `addr` answers an HTTP request for `/` within half a second.
 pub fn answers(addr: &str) -> bool {
+    answers_within(addr, Duration::from_millis(500))
+}
+
+/// Whether a server at `addr` answers an HTTP request for `/` within `limit`.
+pub fn answers_within(addr: &str, limit: Duration) -> bool {
     let Ok(sock) = addr.parse::<std::net::SocketAddr>() else {
         return false;
     };
-    let Ok(mut s) = TcpStream::connect_timeout(&sock, Duration::from_millis(300)) else {
+    let Ok(mut s) = TcpStream::connect_timeout(&sock, limit) else {
         return false;
     };
-    let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
-    let _ = s.set_write_timeout(Some(Duration::from_millis(500)));
+    let _ = s.set_read_timeout(Some(limit));
+    let _ = s.set_write_timeout(Some(limit));
     if s.write_all(b"GET / HTTP/1.1\r\nHost: health\r\nConnection: close\r\n\r\n")
         .is_err()
     {
@@ -365,15 +371,14 @@ impl Balancer {
         let addr = listener.local_addr().unwrap().to_string();
         let stop = Arc::new(AtomicBool::new(false));
         let healthy = Arc::new(Mutex::new(vec![true; backends.len()]));
-        {
-            let (stop, healthy, backends) =
-                (Arc::clone(&stop), Arc::clone(&healthy), backends.clone());
+        // Each backend checked on its own, so that a paused one does not delay the others'
+        // checks; a second to answer, as a loaded machine may need (a paused one never does).
+        for (i, b) in backends.iter().enumerate() {
+            let (stop, healthy, b) = (Arc::clone(&stop), Arc::clone(&healthy), b.clone());
             std::thread::spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
-                    for (i, b) in backends.iter().enumerate() {
-                        let ok = answers(b);
-                        healthy.lock().unwrap()[i] = ok;
-                    }
+                    let ok = answers_within(&b, Duration::from_millis(1_000));
+                    healthy.lock().unwrap()[i] = ok;
                     std::thread::sleep(Duration::from_millis(150));
                 }
             });
@@ -388,10 +393,13 @@ impl Balancer {
                 };
                 let _ = client.set_nonblocking(false);
                 let up = healthy.lock().unwrap().clone();
+                // The healthy ones first; when none looks healthy, any that takes the
+                // connection (as a real balancer does with every upstream down).
                 let Some(server) = backends
                     .iter()
-                    .zip(up)
-                    .filter(|(_, ok)| *ok)
+                    .zip(up.iter())
+                    .filter(|(_, ok)| **ok)
+                    .chain(backends.iter().zip(up.iter()).filter(|(_, ok)| !**ok))
                     .find_map(|(b, _)| TcpStream::connect(b).ok())
                 else {
                     continue;
@@ -701,7 +709,7 @@ pub fn start_bot_game(
         let _ = tx.lock().unwrap().send(c.to_string());
     }));
     let ha = std::thread::spawn(move || bot::play(a).expect("the creating bot plays"));
-    let code = rx.recv_timeout(Duration::from_secs(20)).expect("a code");
+    let code = rx.recv_timeout(Duration::from_secs(60)).expect("a code");
     b.role = BotRole::Join(code.clone());
     let hb = std::thread::spawn(move || bot::play(b).expect("the joining bot plays"));
     (code, ha, hb)
@@ -865,7 +873,12 @@ pub fn mv(code: &str, ply: u32, m: &str) -> ClientMsg {
 /// A started game: White created it with `s`, Black joined. (white, black, code)
 pub fn table(addr: &str, s: GameSettings) -> (Raw, Raw, String) {
     let mut w = Raw::hello(addr, "White");
-    let code = w.state_of(&ClientMsg::Create { settings: s }).code;
+    let code = w
+        .state_of(&ClientMsg::Create {
+            settings: s,
+            request: None,
+        })
+        .code;
     let mut b = Raw::hello(addr, "Black");
     let st = b.state_of(&ClientMsg::Join { code: code.clone() });
     assert_eq!(st.you, Some(takhte_rules::Side::Black));
