@@ -251,7 +251,18 @@ impl I18n {
                         p.day_of_month().0,
                     )
                 }
-                Err(_) => (y, m, d),
+                // A date the calendar cannot convert (a damaged file's): the Gregorian date in
+                // numbers, said to be Gregorian — never Persian month names on Gregorian days.
+                Err(_) => {
+                    return self.tr_args(
+                        "date-gregorian",
+                        &[
+                            ("day", self.number(d)),
+                            ("month", self.number(m)),
+                            ("year", self.number(y)),
+                        ],
+                    )
+                }
             },
         };
         self.tr_args(
@@ -395,5 +406,31 @@ mod date_tests {
         i.set_lang(Lang::En);
         assert_eq!(i.date_at(late, -5 * 3600), "2 Dec 2026");
         assert_eq!(i.date_at(1_796_169_600 + 3600, -5 * 3600), "1 Dec 2026");
+    }
+
+    #[test]
+    fn a_date_the_calendar_cannot_convert_is_said_in_one_calendar() {
+        // Year 33658 (a damaged file's date): past what the Persian calendar converts.
+        let far = 1_000_000_000_000;
+        let (y, m, d) = civil_from_days(far / 86_400);
+        let mut i = I18n::new(Lang::Fa);
+        i.set_lang(Lang::Fa);
+        let text = i.date_at(far as u64, 0);
+        assert_eq!(
+            text,
+            format!(
+                "{}/{}/{} میلادی",
+                digits(&y.to_string(), Lang::Fa),
+                digits(&m.to_string(), Lang::Fa),
+                digits(&d.to_string(), Lang::Fa)
+            )
+        );
+        for month in 1..=12 {
+            let name = i.tr(&format!("month-{month}"));
+            assert!(
+                text.split_whitespace().all(|w| w != name),
+                "{text} has the Persian month {name}"
+            );
+        }
     }
 }

@@ -65,6 +65,9 @@ fn android_main(app: slint::android::AndroidApp) {
     takhte.set_system_share(move |title, text| {
         android::send_text(vm as *mut _, activity as *mut _, title, text)
     });
+    // A file saved here would land in the app's private folder, out of the user's reach: the
+    // share menu (to Files, Drive, a messenger) saves instead.
+    takhte.set_can_save_file(false);
     if let Some(link) = link {
         takhte.open_link(&link);
     }

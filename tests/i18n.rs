@@ -54,32 +54,97 @@ fn both_languages_have_the_same_keys() {
     );
 }
 
-#[test]
-fn every_key_the_ui_and_the_controller_use_exists() {
-    let en = keys(Lang::En);
-    let slint = read("ui", "slint");
-    let rust = read("src", "rs");
-    let mut used = used_keys(&slint, "T.s(\"");
-    used.extend(used_keys(&rust, "Status::new(\""));
-    used.extend(used_keys(&rust, "self.tr(\""));
-    for reason in [
-        "checkmate",
-        "stalemate",
-        "repetition",
-        "fifty-moves",
-        "insufficient-material",
-        "no-pieces",
-        "no-moves",
-        "lone-man",
-        "one-piece-each",
-        "only-kings",
-        "mine-exposed-king",
-        "resignation",
-        "agreement",
-        "time",
-        "time-insufficient-material",
+/// The Rust and Slint files of the app and of the libraries whose texts it shows.
+fn sources() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for dir in [
+        "src",
+        "ui",
+        "game/src",
+        "online/src",
+        "store/src",
+        "protocol/src",
     ] {
-        used.insert(format!("reason-{reason}"));
+        files.extend(read(dir, "rs"));
+        files.extend(read(dir, "slint"));
+    }
+    files
+}
+
+/// The calls that take a translation key as their first argument.
+const KEY_CALLS: [&str; 7] = [
+    "T.s(",
+    "Status::new(",
+    ".tr(",
+    "tr_args(",
+    "tr_count(",
+    "refused(",
+    "tr(&format!(",
+];
+
+/// Key families whose every literal is a key, wherever it is written (a match arm that
+/// picks a key, a table of keys).
+const KEY_FAMILIES: [&str; 10] = [
+    "status-",
+    "online-error-",
+    "import-error-",
+    "damage-",
+    "io-error-",
+    "reason-",
+    "end-",
+    "result-",
+    "side-",
+    "button-",
+];
+
+/// The keys used in `text`: the literal after each key call (on the same line or the next),
+/// every literal of a key family, and the prefixes of keys made with `format!`.
+fn keys_used(text: &str, keys: &mut BTreeSet<String>, prefixes: &mut BTreeSet<String>) {
+    for call in KEY_CALLS {
+        for part in text.split(call).skip(1) {
+            let rest = part.trim_start();
+            let rest = rest.strip_prefix("&format!(").unwrap_or(rest);
+            let Some(rest) = rest.strip_prefix('"') else {
+                continue;
+            };
+            let Some(end) = rest.find('"') else { continue };
+            let lit = &rest[..end];
+            match lit.find('{') {
+                Some(i) => {
+                    prefixes.insert(lit[..i].to_string());
+                }
+                None if !lit.is_empty() => {
+                    keys.insert(lit.to_string());
+                }
+                None => {}
+            }
+        }
+    }
+    for part in text.split('"').skip(1).step_by(2) {
+        let is_key = KEY_FAMILIES.iter().any(|f| part.starts_with(f))
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !part.ends_with('-');
+        if is_key {
+            keys.insert(part.to_string());
+        }
+    }
+}
+
+#[test]
+fn every_key_the_app_uses_exists() {
+    let en = keys(Lang::En);
+    let mut used = BTreeSet::new();
+    let mut prefixes = BTreeSet::new();
+    for (_, text) in sources() {
+        keys_used(&text, &mut used, &mut prefixes);
+    }
+    // The words of every end of a game: the reason in a sentence, and alone on the result
+    // sheet.
+    for end in takhte::game::GameEnd::all_words() {
+        used.insert(format!("reason-{end}"));
+        used.insert(format!("end-{end}"));
     }
     for k in ["chess", "dice-chess", "draughts", "mine-chess"] {
         used.insert(format!("game-{k}"));
@@ -89,9 +154,15 @@ fn every_key_the_ui_and_the_controller_use_exists() {
     for n in 1..=6 {
         used.insert(format!("face-name-{n}"));
     }
-    assert!(used.len() > 60, "{} keys found in use", used.len());
+    assert!(used.len() > 250, "{} keys found in use", used.len());
     let missing: Vec<_> = used.iter().filter(|k| !en.contains(*k)).collect();
     assert!(missing.is_empty(), "keys used but missing: {missing:?}");
+    // Keys made with format! have their family in the files.
+    let lonely: Vec<_> = prefixes
+        .iter()
+        .filter(|p| !en.iter().any(|k| k.starts_with(p.as_str())))
+        .collect();
+    assert!(lonely.is_empty(), "no keys start with: {lonely:?}");
 }
 
 #[test]
@@ -175,46 +246,88 @@ fn the_system_locale_picks_the_language() {
     assert_eq!(lang_from_locales(Vec::<String>::new()), Lang::En);
 }
 
+/// The properties of a Slint element that people see or hear.
+const SHOWN: [&str; 6] = [
+    "text:",
+    "accessible-label:",
+    "accessible-value:",
+    "accessible-placeholder-text:",
+    "placeholder-text:",
+    "title:",
+];
+
 /// Words and separators shown to people come from the translation files: no middle dot
-/// between two parts of a line in the code (it reads as the Persian zero beside Persian digits),
-/// and no text literal in the Slint files but the two language names (each in its own
-/// language) and the server command line.
+/// between two parts of a line (it reads as the Persian zero beside Persian digits); no
+/// words in a shown property of any Slint file but the two language names (each in its own
+/// language); and no sentence or Persian word in the app's Rust code, but a few that are not
+/// shown as they are (a PGN name, a position, an internal message).
 #[test]
 fn no_text_or_separator_is_written_in_the_code() {
     let mut problems = Vec::new();
-    let mut files = Vec::new();
-    for dir in ["src", "src/ui", "ui", "game/src"] {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let p = e.path();
-            if p.extension().is_some_and(|x| x == "rs" || x == "slint") {
-                files.push(p);
-            }
-        }
-    }
-    let allowed = [
+    let allowed_slint = [
         "\"فارسی\"",
         "\"English\"",
         "\"cargo run --release -p takhte-server -- --listen 0.0.0.0:7878\"",
     ];
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        for (n, line) in text.lines().enumerate() {
+    let allowed_rust = ["valid language code", "Takhte level {level}"];
+    for (path, text) in sources() {
+        // The demo scenes' made-up players, the screenshot tool's messages and the command
+        // line (a tool in English for developers and servers) are not the app's texts.
+        if ["demo.rs", "screenshot.rs", "cli.rs", "main.rs"]
+            .iter()
+            .any(|f| path.ends_with(f))
+        {
+            continue;
+        }
+        let code_part = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in code_part.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
+            let at = format!("{path}:{}", n + 1);
+            let line = code;
             if code.contains('·') {
-                problems.push(format!("{}:{}: a middle dot: {line}", f.display(), n + 1));
+                problems.push(format!("{at}: a middle dot: {line}"));
             }
-            if f.extension().is_some_and(|x| x == "slint") {
-                if let Some(i) = code.find("text: \"") {
-                    let lit = &code[i + 6..];
-                    let end = lit[1..].find('"').map(|e| e + 2).unwrap_or(lit.len());
-                    let lit = &lit[..end];
-                    let has_words = lit.chars().any(|c| c.is_alphabetic());
-                    if has_words && !allowed.contains(&lit) {
-                        problems.push(format!(
-                            "{}:{}: text written in the code: {lit}",
-                            f.display(),
-                            n + 1
-                        ));
+            // A key given to T.s and a machine word compared with are not shown.
+            let mut code = code.to_string();
+            for marker in ["T.s(\"", "== \"", "!= \"", "= \"", "accessible-id: \""] {
+                while let Some(i) = code.find(marker) {
+                    let after = i + marker.len();
+                    let end = code[after..]
+                        .find('"')
+                        .map_or(code.len(), |e| after + e + 1);
+                    code.replace_range(i..end, "");
+                }
+            }
+            let literals: Vec<&str> = code.split('"').skip(1).step_by(2).collect();
+            if path.ends_with(".slint") {
+                if SHOWN.iter().any(|p| code.contains(p)) {
+                    for lit in literals {
+                        let quoted = format!("\"{lit}\"");
+                        if lit.chars().any(char::is_alphabetic)
+                            && !allowed_slint.contains(&quoted.as_str())
+                        {
+                            problems.push(format!("{at}: text written in the code: {quoted}"));
+                        }
+                    }
+                }
+            } else if path.starts_with("src")
+                && !code.contains("expect(")
+                && !code.contains("panic!(")
+            {
+                for lit in literals {
+                    // Two words or more (a word: two letters or more, and nothing else but
+                    // punctuation at its end).
+                    let sentence = lit
+                        .split_whitespace()
+                        .filter(|w| {
+                            let w = w.trim_end_matches(|c: char| c.is_ascii_punctuation());
+                            w.chars().count() >= 2 && w.chars().all(char::is_alphabetic)
+                        })
+                        .count()
+                        >= 2;
+                    let persian = lit.chars().any(|c| ('\u{0600}'..='\u{06FF}').contains(&c));
+                    if (sentence || persian) && !allowed_rust.contains(&lit) {
+                        problems.push(format!("{at}: text written in the code: {lit:?}"));
                     }
                 }
             }

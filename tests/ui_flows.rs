@@ -224,3 +224,97 @@ fn a_game_is_shared_and_opened_again() {
     app.state.borrow_mut().open("saved");
     assert!(app.window.global::<SavedProps>().get_saved().row_count() >= 2);
 }
+
+/// A saved game of chess for two players with `moves` played, last played at `updated`.
+fn saved(store: &takhte::store::Store, id: &str, moves: &[&str], updated: u64) {
+    let mut rec = takhte::store::GameRecord::new(
+        id,
+        "chess",
+        takhte::store::ModeRecord {
+            opponent: takhte::store::Opponent::PassAndPlay,
+            level: None,
+            human_side: None,
+            layout: Some("none".into()),
+        },
+        updated,
+    );
+    rec.moves = moves.iter().map(|m| m.to_string()).collect();
+    rec.cursor = rec.moves.len();
+    store.save_game(&rec).unwrap();
+}
+
+fn saved_ids(app: &TakhteApp) -> Vec<String> {
+    app.state.borrow_mut().open("saved");
+    let rows = app.window.global::<SavedProps>().get_saved();
+    (0..rows.row_count())
+        .filter_map(|i| rows.row_data(i))
+        .map(|r| r.id.to_string())
+        .collect()
+}
+
+/// Looking at a saved game keeps its place in the list (only playing moves it to the top),
+/// back from it goes back to the saved games, and a game read from text keeps its players'
+/// names.
+#[test]
+fn saved_games_keep_their_place_their_names_and_the_way_back() {
+    let (dir, app) = fresh_app();
+    let store = takhte::store::Store::open(dir.path().to_path_buf()).unwrap();
+    saved(&store, "20261201-100000-new", &["e2e4"], 1_700_000_000);
+    saved(&store, "20261130-100000-old", &["d2d4"], 1_600_000_000);
+    app.state.borrow_mut().refresh_all();
+    let order = saved_ids(&app);
+    assert_eq!(order, ["20261201-100000-new", "20261130-100000-old"]);
+
+    // The older one looked at, and back: the same order, and back is the saved games.
+    app.state.borrow_mut().resume("20261130-100000-old");
+    assert_eq!(screen(&app), "game");
+    press(&app, "Back");
+    assert_eq!(screen(&app), "saved");
+    assert_eq!(saved_ids(&app), order);
+    assert_eq!(
+        store.load_game("20261130-100000-old").unwrap().updated_unix,
+        1_600_000_000,
+        "looking is not playing"
+    );
+    // The system back button too.
+    app.state.borrow_mut().resume("20261130-100000-old");
+    app.state.borrow_mut().back_pressed();
+    assert_eq!(screen(&app), "saved");
+
+    // Played on: it goes to the top.
+    app.state.borrow_mut().resume("20261130-100000-old");
+    tap(&app, "d7");
+    tap(&app, "d5");
+    press(&app, "Back");
+    assert_eq!(saved_ids(&app)[0], "20261130-100000-old");
+
+    // A game from a text with its players' names: they name the sides, stay with the saved
+    // game, and go back out with it.
+    app.state.borrow_mut().open("saved");
+    press(&app, "Open a game from text");
+    let g = app.window.global::<ShareProps>();
+    g.set_import_text("[White \"Sara Ahmadi\"]\n[Black \"مریم\"]\n\n1. e4 e5 2. Nf3 *".into());
+    press(&app, "Open");
+    assert_eq!(screen(&app), "game");
+    let board = app.window.global::<BoardProps>();
+    let names = [
+        board.get_bottom().name.to_string(),
+        board.get_top().name.to_string(),
+    ];
+    assert!(names.contains(&"Sara Ahmadi".to_string()), "{names:?}");
+    assert!(names.contains(&"مریم".to_string()), "{names:?}");
+    press(&app, "Back");
+    assert_eq!(screen(&app), "saved");
+    let id = saved_ids(&app)[0].clone();
+    let rec = store.load_game(&id).unwrap();
+    assert_eq!(
+        rec.players,
+        Some(["Sara Ahmadi".to_string(), "مریم".to_string()])
+    );
+    app.state.borrow_mut().resume(&id);
+    press(&app, "More");
+    press(&app, "Share game");
+    let text = g.get_share_text().to_string();
+    assert!(text.contains("[White \"Sara Ahmadi\"]"), "{text}");
+    assert!(text.contains("[Black \"مریم\"]"), "{text}");
+}

@@ -95,6 +95,9 @@ pub fn to_record(
         reason: e.reason().to_string(),
     });
     rec.pending_roll = c.rolled();
+    if let [Some(white), Some(black)] = &s.names {
+        rec.players = Some([white.clone(), black.clone()]);
+    }
     rec.updated_unix = now_unix;
     rec
 }
@@ -187,14 +190,19 @@ pub fn from_record(
             c.black_ms,
         ));
     }
+    if let Some([white, black]) = &rec.players {
+        session.names = [Some(white.clone()), Some(black.clone())];
+    }
     let rolled = if rec.cursor == rec.moves.len() {
         rec.pending_roll
     } else {
         None
     };
-    Ok(Controller::from_session(
-        session, opponent, layout, rolled, engine, random,
-    ))
+    let mut c = Controller::from_session(session, opponent, layout, rolled, engine, random);
+    // Behind the last move (after an undo): the next turn's face as it was played, never a
+    // new roll.
+    c.restore_undone_roll();
+    Ok(c)
 }
 
 /// Saves a controller's game after every change, to one file; a failed write is reported on the
@@ -204,6 +212,24 @@ pub struct Autosaver {
     store: takhte_store::Store,
     id: String,
     created_unix: u64,
+    /// What was last played (moves, cursor, result, pending roll) and when: a save that
+    /// changes none of it keeps that date, so that a game looked at, or only paused, does not
+    /// move to the top of the saved games.
+    played: std::sync::Mutex<Option<(Played, u64)>>,
+}
+
+/// The parts of a record that change when a game is played.
+type Played = (Vec<String>, usize, Option<String>, Option<u8>);
+
+fn played(rec: &takhte_store::GameRecord) -> Played {
+    (
+        rec.moves.clone(),
+        rec.cursor,
+        rec.result
+            .as_ref()
+            .map(|r| format!("{:?}:{}", r.winner, r.reason)),
+        rec.pending_roll,
+    )
 }
 
 impl Autosaver {
@@ -214,15 +240,28 @@ impl Autosaver {
             store,
             id,
             created_unix: now_unix,
+            played: std::sync::Mutex::new(None),
         }
     }
 
-    /// Saves to `store` under an existing id (a resumed game).
-    pub fn resume(store: takhte_store::Store, id: String, created_unix: u64) -> Autosaver {
+    /// Saves a new game to `store` under the id `id` (the demo scenes' games).
+    pub fn named(store: takhte_store::Store, id: String, created_unix: u64) -> Autosaver {
         Autosaver {
             store,
             id,
             created_unix,
+            played: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Saves to `store` under the id of the saved game `rec` (a resumed game): its date
+    /// changes only when the game is played on.
+    pub fn resume(store: takhte_store::Store, rec: &takhte_store::GameRecord) -> Autosaver {
+        Autosaver {
+            store,
+            id: rec.id.clone(),
+            created_unix: rec.created_unix,
+            played: std::sync::Mutex::new(Some((played(rec), rec.updated_unix))),
         }
     }
 
@@ -241,15 +280,25 @@ impl Autosaver {
 
     /// Saves now (also when the app is paused).
     pub fn save(&self, c: &mut Controller) -> Result<(), takhte_store::StoreError> {
-        let rec = to_record(
+        let mut rec = to_record(
             c,
             &self.id,
             self.created_unix,
             takhte_store::now_unix(),
             Instant::now(),
         );
+        let now = played(&rec);
+        let mut last = self.played.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((before, at)) = last.as_ref() {
+            if *before == now {
+                rec.updated_unix = *at;
+            }
+        }
         let result = self.store.save_game_with_retry(&rec, 3);
         c.save_failed = result.is_err();
+        if result.is_ok() {
+            *last = Some((now, rec.updated_unix));
+        }
         result
     }
 }

@@ -9,6 +9,21 @@ use super::clock::Clock;
 
 pub use takhte_rules::GameStart;
 
+/// The reasons the rules end a game for.
+const RULES_REASONS: [EndReason; 11] = [
+    EndReason::Checkmate,
+    EndReason::Stalemate,
+    EndReason::Repetition,
+    EndReason::FiftyMoves,
+    EndReason::InsufficientMaterial,
+    EndReason::NoPieces,
+    EndReason::NoMoves,
+    EndReason::LoneMan,
+    EndReason::OnePieceEach,
+    EndReason::OnlyKings,
+    EndReason::MineExposedKing,
+];
+
 /// How a game ended: by the rules, or by the players or the clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameEnd {
@@ -60,23 +75,24 @@ impl GameEnd {
         }
     }
 
+    /// Every reason word a game can end with: the rules' and those of the players and the
+    /// clock (for the texts that say them).
+    pub fn all_words() -> Vec<&'static str> {
+        let mut words: Vec<&'static str> = RULES_REASONS.iter().map(|r| r.as_str()).collect();
+        words.extend([
+            "resignation",
+            "agreement",
+            "time",
+            "time-insufficient-material",
+            "abandoned",
+            "aborted",
+        ]);
+        words
+    }
+
     /// Rebuilds an end from its result and reason word (as saved).
     pub fn from_parts(result: GameResult, reason: &str) -> Option<GameEnd> {
-        let rules_reason = [
-            EndReason::Checkmate,
-            EndReason::Stalemate,
-            EndReason::Repetition,
-            EndReason::FiftyMoves,
-            EndReason::InsufficientMaterial,
-            EndReason::NoPieces,
-            EndReason::NoMoves,
-            EndReason::LoneMan,
-            EndReason::OnePieceEach,
-            EndReason::OnlyKings,
-            EndReason::MineExposedKing,
-        ]
-        .into_iter()
-        .find(|r| r.as_str() == reason);
+        let rules_reason = RULES_REASONS.into_iter().find(|r| r.as_str() == reason);
         if let Some(r) = rules_reason {
             return Some(GameEnd::Rules(Outcome { result, reason: r }));
         }
@@ -163,6 +179,9 @@ pub struct Session {
     snapshots: Vec<AnyGame>,
     /// The chess clock, if the game has one.
     pub clock: Option<Clock>,
+    /// The players' names, White's and Black's, where the game has them (a game read from a
+    /// shared text); the app names the sides otherwise.
+    pub names: [Option<String>; 2],
 }
 
 impl Session {
@@ -177,6 +196,7 @@ impl Session {
             end: None,
             snapshots: Vec::new(),
             clock: None,
+            names: [None, None],
         })
     }
 
@@ -203,6 +223,7 @@ impl Session {
             end: None,
             snapshots,
             clock: None,
+            names: [None, None],
         })
     }
 

@@ -102,6 +102,17 @@ pub fn export(session: &Session, players: &Players, date: &str) -> String {
     out += &tag("White", &players.white);
     out += &tag("Black", &players.black);
     out += &tag("Result", result);
+    // Seconds and the increment in seconds ("300+2"), "-" for a game without a clock.
+    out += &tag(
+        "TimeControl",
+        &session.clock.as_ref().map_or("-".to_string(), |c| {
+            format!(
+                "{}+{}",
+                c.control.base_ms / 1000,
+                c.control.increment_ms / 1000
+            )
+        }),
+    );
     let start = session.game_at(0);
     let custom = kind != GameKind::Chess || session.start().position.is_some();
     if kind != GameKind::Chess {
@@ -432,10 +443,18 @@ fn parse_word(game: &AnyGame, word: &str) -> Result<takhte_rules::AnyMove, MoveE
 /// The session of an imported game, at its last move.
 pub fn session_of(imported: &Imported) -> Result<Session, super::SessionError> {
     let n = imported.moves.len();
-    Session::restore(
+    let mut s = Session::restore(
         imported.start.clone(),
         imported.moves.clone(),
         n,
         imported.end,
-    )
+    )?;
+    // The names of the tags, unless the text had none ("?").
+    let name = |n: &str| (!n.trim().is_empty() && n.trim() != "?").then(|| n.trim().to_string());
+    if let (Some(white), Some(black)) =
+        (name(&imported.players.white), name(&imported.players.black))
+    {
+        s.names = [Some(white), Some(black)];
+    }
+    Ok(s)
 }

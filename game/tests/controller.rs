@@ -219,6 +219,19 @@ fn dice_chess_undo_brings_the_roll_back_as_it_was() {
     assert_eq!(g.c.session().moves(), ["3:b1c3", "1:b7b6"]);
     assert_eq!(g.c.rolled(), None);
 
+    // Saved after an undo and opened again: the same roll, not a new one.
+    g.c.undo();
+    let rec = takhte_game::to_record(&g.c, "t", 0, 0, Instant::now());
+    let again = takhte_game::from_record(
+        &rec,
+        Arc::new(Standard),
+        Box::new(ScriptedRandomness::new(vec![6], vec![0])),
+    )
+    .unwrap();
+    assert_eq!(again.session().cursor(), 1);
+    assert_eq!(again.rolled(), Some(1));
+    g.c.redo();
+
     // White rolls 6; before moving, Black's turn is taken back and played again: the 6 is
     // still White's, and no 4 was rolled.
     g.c.roll();

@@ -237,3 +237,28 @@ fn odd_starts_and_names_do_not_break_the_text() {
         assert!(t.elapsed() < std::time::Duration::from_secs(2));
     }
 }
+
+#[test]
+fn the_time_control_and_the_players_names_go_out_and_come_back() {
+    use takhte_game::clock::{Clock, TimeControl};
+    let mut s = Session::new(GameStart::standard(GameKind::Chess, 0, Vec::new())).unwrap();
+    s.play_text("e2e4").unwrap();
+    let players = Players {
+        white: "Sara".into(),
+        black: "مریم".into(),
+    };
+    let untimed = export(&s, &players, "2026.12.03");
+    assert!(untimed.contains("[TimeControl \"-\"]\n"), "{untimed}");
+    s.clock = Some(Clock::new(TimeControl::new(5, 3)));
+    let timed = export(&s, &players, "2026.12.03");
+    assert!(timed.contains("[TimeControl \"300+3\"]\n"), "{timed}");
+    // Read back: the names name the sides of the game.
+    let again = session_of(&import(&timed).unwrap()).unwrap();
+    assert_eq!(
+        again.names,
+        [Some("Sara".to_string()), Some("مریم".to_string())]
+    );
+    // A text without names ("?") leaves the sides unnamed.
+    let plain = session_of(&import("1. e4 e5 *").unwrap()).unwrap();
+    assert_eq!(plain.names, [None, None]);
+}

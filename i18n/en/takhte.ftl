@@ -35,6 +35,7 @@ level-n = Level { $n }
 new-game-play-as = Play as
 new-game-time = Time control
 time-none = No clock
+time-none-inline = no clock
 new-game-layout = Two-player layout
 layout-rotate = Rotate the board each turn
 layout-face-to-face = Face to face (tablet on a table)
@@ -71,6 +72,7 @@ captured-title = Captured
 lost-to-mines = Lost to mines
 mines-left = Mines on the board: { $n }, hidden: { $hidden }
 moves-title = Moves
+die-waiting = The die, not rolled yet
 die-face = Face { $face }: { $name }
 face-name-1 = pawn-like
 face-name-2 = rook-like
@@ -361,6 +363,7 @@ online-error-too-many-suggestions = You have changed your suggestion for this mo
 online-error-duplicate-suggestion = You suggested that move already.
 
 ## Dates, lists and titles
+date-gregorian = { $year }-{ $month }-{ $day }
 date = { $day } { $month } { $year }
 month-1 = Jan
 month-2 = Feb

@@ -35,6 +35,7 @@ level-n = سطح { $n }
 new-game-play-as = رنگ شما
 new-game-time = کنترل زمان
 time-none = بدون ساعت
+time-none-inline = بدون ساعت
 new-game-layout = صفحه در بازی دو نفره
 layout-rotate = چرخاندن صفحه در هر نوبت
 layout-face-to-face = رودررو (تبلت روی میز)
@@ -71,6 +72,7 @@ captured-title = مهره‌های زده‌شده
 lost-to-mines = منفجر‌شده با مین
 mines-left = مین‌های روی صفحه: { $n }، پنهان: { $hidden }
 moves-title = حرکت‌ها
+die-waiting = تاس، هنوز انداخته نشده
 die-face = تاس { $face }: { $name }
 face-name-1 = سربازگونه
 face-name-2 = رخ‌گونه
@@ -359,6 +361,7 @@ online-error-too-many-suggestions = پیشنهادتان را برای این ح
 online-error-duplicate-suggestion = همین حرکت را قبلاً پیشنهاد داده‌اید.
 
 ## تاریخ‌ها، فهرست‌ها و عنوان‌ها
+date-gregorian = { $year }/{ $month }/{ $day } میلادی
 date = { $day } { $month } { $year }
 month-1 = فروردین
 month-2 = اردیبهشت

@@ -602,6 +602,7 @@ fn probe_absurd_clocks_and_positions() {
             spectators: false,
             ..settings(GameKind::Chess, None)
         },
+        request: None,
     });
     assert_eq!(only_error(&r), Some(ErrorCode::BadSettings), "{r:?}");
     // The counters-at-limits game plays on without trouble.

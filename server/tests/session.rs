@@ -51,7 +51,8 @@ fn the_online_session_plays_a_game_through_a_real_server() {
 
     // Ana creates: her waiting room, the game in her device's list.
     ana.create(watched(GameKind::Chess, None, false));
-    assert_eq!(ana.pending(), &Pending::Create);
+    assert!(matches!(ana.pending(), Pending::Create(_)));
+    assert!(ana.creating());
     let Notice::ShowWaiting(code) = until(&mut ana, |n| matches!(n, Notice::ShowWaiting(_))) else {
         unreachable!()
     };

@@ -39,6 +39,9 @@ pub struct AppState {
     pub(crate) board: super::board::BoardState,
     pub(crate) stats_recorded: bool,
     pub(crate) result_closed: bool,
+    /// Where the game on the board was opened from: back goes there (the saved games, for a
+    /// saved or imported game; home otherwise).
+    pub(crate) game_from: Screen,
     pub(crate) engine: Arc<dyn Engine>,
     pub(crate) movetime_ms: u64,
     pub(crate) ng_kind: GameKind,
@@ -107,6 +110,7 @@ impl TakhteApp {
             board: super::board::BoardState::new(),
             stats_recorded: false,
             result_closed: false,
+            game_from: Screen::Home,
             engine: Arc::new(Standard),
             movetime_ms: 1000,
             ng_kind: GameKind::Chess,
@@ -152,6 +156,12 @@ impl TakhteApp {
     pub fn set_system_share(&self, share: impl Fn(&str, &str) -> bool + 'static) {
         self.state.borrow_mut().system_share = Some(Rc::new(share));
         self.window.global::<ShareProps>().set_can_send(true);
+    }
+
+    /// Whether the share sheet offers "Save as file": not where a saved file would land in the
+    /// app's private folder, out of the user's reach (Android: the share menu saves instead).
+    pub fn set_can_save_file(&self, can: bool) {
+        self.window.global::<ShareProps>().set_can_save_file(can);
     }
 
     /// Shows the window and runs the event loop until it closes; the game is saved on the way out.
@@ -323,8 +333,10 @@ impl AppState {
 
     /// The back button: one screen back (the game goes home).
     pub fn back(&mut self) {
-        if self.screen() != Screen::Home {
-            self.open(Screen::Home);
+        match self.screen() {
+            Screen::Home => {}
+            Screen::Game => self.open(self.game_from),
+            _ => self.open(Screen::Home),
         }
     }
 
@@ -334,6 +346,7 @@ impl AppState {
         let screen = self.screen();
         let action = super::back::back_action(
             screen,
+            self.game_from,
             self.ui().is_some_and(|u| {
                 let app = u.global::<App>();
                 app.get_confirm_exit() || u.global::<ShareProps>().get_share_open()

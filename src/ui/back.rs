@@ -11,19 +11,26 @@ pub enum BackAction {
     CloseDialog,
 }
 
-/// The back button on `screen` (with a dialog open or not): an open dialog closes; opening a
-/// game from text goes back to the saved games; every other screen goes back to home; home asks
-/// before leaving; a second back closes the question.
+/// The back button on `screen` (with a dialog open or not), the game on the board having been
+/// opened from `game_from`: an open dialog closes; the game goes back where it was opened
+/// from (the saved games, for a saved or imported game); opening a game from text goes back
+/// to the saved games; every other screen goes back to home; home asks before leaving; a
+/// second back closes the question.
 ///
 /// ```
 /// use takhte::ui::back::{back_action, BackAction};
 /// use takhte::ui::Screen;
-/// assert_eq!(back_action(Screen::Game, false), BackAction::GoTo("home"));
-/// assert_eq!(back_action(Screen::Home, false), BackAction::AskToLeave);
-/// assert_eq!(back_action(Screen::Home, true), BackAction::CloseDialog);
-/// assert_eq!(back_action(Screen::Import, false), BackAction::GoTo("saved"));
+/// assert_eq!(back_action(Screen::Game, Screen::Home, false), BackAction::GoTo("home"));
+/// assert_eq!(back_action(Screen::Game, Screen::Saved, false), BackAction::GoTo("saved"));
+/// assert_eq!(back_action(Screen::Home, Screen::Home, false), BackAction::AskToLeave);
+/// assert_eq!(back_action(Screen::Home, Screen::Home, true), BackAction::CloseDialog);
+/// assert_eq!(back_action(Screen::Import, Screen::Home, false), BackAction::GoTo("saved"));
 /// ```
-pub fn back_action(screen: super::Screen, dialog_open: bool) -> BackAction {
+pub fn back_action(
+    screen: super::Screen,
+    game_from: super::Screen,
+    dialog_open: bool,
+) -> BackAction {
     use super::Screen;
     if dialog_open {
         return BackAction::CloseDialog;
@@ -31,6 +38,7 @@ pub fn back_action(screen: super::Screen, dialog_open: bool) -> BackAction {
     match screen {
         Screen::Home => BackAction::AskToLeave,
         Screen::Import => BackAction::GoTo(Screen::Saved.name()),
+        Screen::Game => BackAction::GoTo(game_from.name()),
         _ => BackAction::GoTo(Screen::Home.name()),
     }
 }

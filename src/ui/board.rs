@@ -447,7 +447,10 @@ impl AppState {
             Opponent::Computer { human, .. } if human != side => self
                 .i18n
                 .tr_args("side-computer", &[("side", self.tr(side_key(side)))]),
-            _ => self.tr(side_key(side)),
+            _ => match &c.session().names[side.index()] {
+                Some(name) => name.clone(),
+                None => self.tr(side_key(side)),
+            },
         };
         let (clock, running, low) = match &view.clocks {
             Some(cl) => {

@@ -115,6 +115,7 @@ impl AppState {
         });
         self.stats_recorded = controller.session().is_over();
         self.result_closed = controller.session().is_over();
+        self.game_from = Screen::Home;
         self.controller = Some(controller);
         self.board.last_view = None;
         self.board.history.clear();

@@ -341,7 +341,7 @@ impl AppState {
                 }
                 .label(),
             ),
-            None => self.tr("time-none"),
+            None => self.tr("time-none-inline"),
         }
     }
 

@@ -34,10 +34,8 @@ impl AppState {
                     let n = c.session().moves().len();
                     c.review_to(n);
                 }
-                self.install(
-                    c,
-                    Some(Autosaver::resume(store, rec.id.clone(), rec.created_unix)),
-                );
+                self.install(c, Some(Autosaver::resume(store, &rec)));
+                self.game_from = Screen::Saved;
                 self.open(Screen::Game);
             }
             Err(_) => self.refresh_all(),

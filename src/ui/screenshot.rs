@@ -178,8 +178,10 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
                 ],
             );
             app.state.borrow_mut().share();
-            // As on a phone, which has a share menu ("Send…").
+            // As on a phone, which has a share menu ("Send…") and no folder of its own to
+            // save into.
             app.window.global::<ShareProps>().set_can_send(true);
+            app.window.global::<ShareProps>().set_can_save_file(false);
         }
         "import" => {
             app.state.borrow_mut().open_import();
@@ -230,7 +232,7 @@ fn fill_store(dir: &Path) {
                 .parse_move(m)
                 .map(|mv| crate::game::autoplay::enter(&mut c, &mv));
         }
-        let saver = Autosaver::resume(
+        let saver = Autosaver::named(
             store.clone(),
             format!("2026120{}-1200{}0-demo", i + 1, i),
             1_795_996_800 + i as u64 * 3600,

@@ -79,7 +79,13 @@ impl AppState {
                     }
                 }
             }
-            Opponent::PassAndPlay => {}
+            Opponent::PassAndPlay => {
+                for side in [Side::White, Side::Black] {
+                    if let Some(name) = &c.session().names[side.index()] {
+                        names[side.index()] = name.clone();
+                    }
+                }
+            }
         }
         let [white, black] = names;
         Players { white, black }
@@ -250,6 +256,7 @@ impl AppState {
         self.last_game = None;
         // At its last move a finished game opens with its result sheet closed (install).
         self.install(c, None);
+        self.game_from = Screen::Saved;
         share_ui.set_import_text(SharedString::default());
         share_ui.set_import_error(SharedString::default());
         self.open(Screen::Game);

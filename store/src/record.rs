@@ -46,6 +46,10 @@ pub struct GameRecord {
     /// this field read as `None`).
     #[serde(default)]
     pub pending_roll: Option<u8>,
+    /// The players' names, White's then Black's, when the game has them (a game read from a
+    /// shared text keeps its `White` and `Black` tags); files from before read as `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<[String; 2]>,
     /// When the game was started, in seconds since the Unix epoch.
     pub created_unix: u64,
     /// When the game was last saved, in seconds since the Unix epoch; lists sort on it.
@@ -74,6 +78,7 @@ impl GameRecord {
             clock: None,
             result: None,
             pending_roll: None,
+            players: None,
             created_unix: now_unix,
             updated_unix: now_unix,
         }

@@ -865,6 +865,17 @@ impl Controller {
         total
     }
 
+    /// Behind the last move (a game saved after an undo): the face of the pawn move that the
+    /// next redo would play is the roll of this turn.
+    pub(crate) fn restore_undone_roll(&mut self) {
+        if self.session.is_behind() {
+            self.rolled = self.roll_of_undone();
+            if let Some(face) = self.rolled {
+                self.last_face = Some(face);
+            }
+        }
+    }
+
     /// The dice chess move that the next redo would play.
     fn undone_dice(&self) -> Option<dice::Move> {
         let text = self.session.moves().get(self.session.cursor())?;
