@@ -19,6 +19,9 @@ use takhte::ui::screenshot::{render, with_scene, SIZES};
 
 type Box4 = (i32, i32, i32, i32);
 
+/// One change of the game, as the server's messages make it.
+type Step<'a> = Box<dyn Fn() + 'a>;
+
 /// Where an element is and how large: (left, top, right, bottom).
 fn bounds(h: &ElementHandle) -> Box4 {
     let (p, s) = (h.absolute_position(), h.size());
@@ -53,6 +56,16 @@ fn by_id(app: &takhte::ui::TakhteApp, id: &'static str) -> Option<Box4> {
         .iter()
         .find(|e| e.size().width > 1.0)
         .map(bounds)
+}
+
+/// The element that says `words`, if it is shown.
+fn by_label(app: &takhte::ui::TakhteApp, words: &str) -> Option<Box4> {
+    if words.is_empty() {
+        return None;
+    }
+    ElementHandle::find_by_accessible_label(&app.window, words)
+        .find(|e| e.size().width > 1.0)
+        .map(|e| bounds(&e))
 }
 
 fn overlap(a: Box4, b: Box4) -> bool {
@@ -101,7 +114,7 @@ fn the_board_stays_where_it_is_through_an_online_game() {
                     ],
                     voters: 11,
                 };
-                let steps: Vec<(&str, Box<dyn Fn()>)> = vec![
+                let steps: Vec<(&str, Step)> = vec![
                     (
                         "a spectator",
                         Box::new(|| {
@@ -182,25 +195,42 @@ fn the_board_stays_where_it_is_through_an_online_game() {
                     render(window, app, w, h);
                     let now = board_box(app);
                     assert_eq!(now, before, "{label}: the board moved with {what}");
-                    // Nothing drawn over the board or the player's own strip.
-                    for id in ["suggestions", "claim"] {
-                        if let Some(b) = by_id(app, id) {
-                            assert!(
-                                !overlap(b, now),
-                                "{label}: {id} over the board after {what}"
-                            );
-                            if let Some(strip) = by_id(app, "bottom-player") {
-                                assert!(
-                                    !overlap(b, strip),
-                                    "{label}: {id} over the player's strip after {what}"
-                                );
-                            }
-                        }
+                    // Nothing drawn over the board or the player's own strip: the suggestions
+                    // (marked), the claim's countdown and button (found by their words).
+                    let g = app.window.global::<takhte::ui::OnlineBoardProps>();
+                    let mut over = vec![("suggestions", by_id(app, "suggestions"))];
+                    for words in [
+                        g.get_claim_line().to_string(),
+                        "Claim the win".into(),
+                        "اعلام برد".into(),
+                    ] {
+                        over.push(("the claim", by_label(app, &words)));
+                    }
+                    let strip = by_id(app, "bottom-player").expect("the player's strip");
+                    for (id, b) in over.into_iter().filter_map(|(id, b)| b.map(|b| (id, b))) {
+                        assert!(
+                            !overlap(b, now),
+                            "{label}: {id} over the board after {what}"
+                        );
+                        assert!(
+                            !overlap(b, strip),
+                            "{label}: {id} over the player's strip after {what}"
+                        );
                     }
                 }
                 // What the steps were meant to show is shown.
                 let g = app.window.global::<takhte::ui::OnlineBoardProps>();
                 assert!(g.get_can_claim(), "{label}: the claim");
+                let claim = if lang == Lang::En {
+                    "Claim the win"
+                } else {
+                    "اعلام برد"
+                };
+                assert!(by_label(app, claim).is_some(), "{label}: the claim button");
+                assert!(
+                    by_id(app, "suggestions").is_some(),
+                    "{label}: the suggestions"
+                );
                 assert!(
                     !g.get_spectators_line().is_empty(),
                     "{label}: the spectators"

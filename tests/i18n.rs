@@ -28,19 +28,6 @@ fn read(dir: &str, ext: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Every string literal that follows `marker` in the files.
-fn used_keys(files: &[(String, String)], marker: &str) -> BTreeSet<String> {
-    let mut set = BTreeSet::new();
-    for (_, text) in files {
-        for part in text.split(marker).skip(1) {
-            if let Some(end) = part.find('"') {
-                set.insert(part[..end].to_string());
-            }
-        }
-    }
-    set
-}
-
 #[test]
 fn both_languages_have_the_same_keys() {
     let en = keys(Lang::En);
@@ -393,5 +380,31 @@ fn every_inserted_value_in_the_other_script_is_an_isolate() {
     assert_eq!(
         en.tr_args("online-opponent-here", &[("name", "Bob".into())]),
         "Bob is here"
+    );
+}
+
+/// Every text of the screens is a Label or a Para (ui/label.slint): the layout test can see
+/// whether each one fits only so.
+#[test]
+fn every_text_on_the_screens_can_say_it_is_cut() {
+    let mut bare = Vec::new();
+    for (path, text) in read("ui", "slint") {
+        if path.ends_with("label.slint") {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let starts = code
+                .match_indices("Text {")
+                .any(|(i, _)| i == 0 || !code.as_bytes()[i - 1].is_ascii_alphanumeric());
+            if starts {
+                bare.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        bare.is_empty(),
+        "texts that are not Labels:\n{}",
+        bare.join("\n")
     );
 }

@@ -325,6 +325,10 @@ impl AppState {
         if let Some(ui) = self.ui() {
             if leaving_game {
                 ui.global::<ShareProps>().set_share_open(false);
+                let board_ui = ui.global::<BoardProps>();
+                board_ui.set_more_open(false);
+                board_ui.set_confirm_resign(false);
+                board_ui.set_confirm_abort(false);
             }
             ui.global::<App>().set_screen(screen);
         }

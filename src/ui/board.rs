@@ -336,7 +336,6 @@ impl AppState {
                 "review-position",
                 &[
                     ("n", self.i18n.number(m.number)),
-                    ("side", self.tr(side_key(m.side))),
                     ("total", self.i18n.number(total)),
                 ],
             ),

@@ -20,14 +20,18 @@ use takhte_online::session::Pending;
 use takhte_online::transport::Nowhere;
 
 /// The online scenes.
-pub const SCENES: [&str; 7] = [
+pub const SCENES: [&str; 11] = [
     "online-home",
     "online-create",
+    "online-creating",
     "online-lobby",
     "online-waiting",
     "online-game",
+    "online-claim",
+    "online-confirm-abort",
     "online-live-list",
     "spectate",
+    "spectate-back",
 ];
 
 const SERVER: &str = "192.168.1.20:7878";
@@ -36,8 +40,9 @@ fn names(lang: Lang) -> [&'static str; 4] {
     match lang {
         // The opponent in the other script, with a long name: a name must not turn a sentence
         // around, nor be cut where there is room for it.
-        Lang::Fa => ["مریم", "Bob Alexander-Whitfield", "نگار", "Cyrus"],
-        Lang::En => ["Sara", "مریم سادات حسینی‌نژاد", "Negar", "کوروش"],
+        // A name may mix scripts itself.
+        Lang::Fa => ["مریم", "Bob Alexander-Whitfield", "نگار", "Cyrus کوروش ۲"],
+        Lang::En => ["Sara", "مریم سادات حسینی‌نژاد", "Negar", "کوروش Cyrus 2"],
     }
 }
 
@@ -136,6 +141,50 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
             s.refresh_online();
             s.open(Screen::Online);
         }
+        "online-creating" => {
+            drop(s);
+            set_scene(app, "online-create", lang)?;
+            let mut s = app.state.borrow_mut();
+            // The server stopped answering: the create waits, and says why.
+            s.handle_net(ClientEvent::Conn(ConnState::Reconnecting {
+                attempt: 3,
+                error: "connection refused".into(),
+            }));
+            s.online_create();
+        }
+        "online-claim" | "online-confirm-abort" => {
+            drop(s);
+            set_scene(app, "online-game", lang)?;
+            let mut s = app.state.borrow_mut();
+            let code = "K7M3QX".to_string();
+            let ply = s.online.mirror(&code).map_or(0, |m| m.moves.len() as u32);
+            if scene == "online-claim" {
+                // Gone long enough to claim; the audience suggests meanwhile.
+                if let Some(m) = s.online.mirror_mut(&code) {
+                    m.set_presence(Side::White, false, Instant::now() - Duration::from_secs(75));
+                }
+                s.handle_net(ClientEvent::Msg(ServerMsg::Suggestions {
+                    code: code.clone(),
+                    ply,
+                    crowd: Crowd {
+                        tally: vec![
+                            Tally {
+                                mv: "b8c6".into(),
+                                count: 6,
+                            },
+                            Tally {
+                                mv: "g8f6".into(),
+                                count: 2,
+                            },
+                        ],
+                        voters: 8,
+                    },
+                }));
+            } else if let Some(ui) = s.ui() {
+                ui.global::<crate::ui::BoardProps>().set_confirm_abort(true);
+            }
+            s.refresh_game();
+        }
         "online-create" => {
             if let Some(ui) = s.ui() {
                 let online_ui = ui.global::<OnlineProps>();
@@ -143,6 +192,9 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                 online_ui.set_oc_time(2);
                 online_ui.set_oc_colour(2);
                 online_ui.set_oc_public(true);
+                // An audience game: its switch and its note are shown too.
+                online_ui.set_oc_spectators(true);
+                online_ui.set_oc_audience(true);
             }
             s.open(Screen::OnlineCreate);
         }
@@ -295,7 +347,18 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                 voters: 11,
             });
             st.your_suggestion = Some("g1f3".into());
+            st.audience = true;
             s.handle_net(ClientEvent::Msg(ServerMsg::State { state: st }));
+            s.refresh_game();
+        }
+        "spectate-back" => {
+            // A spectator stepped back through the game: the status says how to come back.
+            drop(s);
+            set_scene(app, "spectate", lang)?;
+            let mut s = app.state.borrow_mut();
+            if let Some(c) = s.controller.as_mut() {
+                c.review_step(-2);
+            }
             s.refresh_game();
         }
         other => return Err(format!("unknown online scene '{other}'")),

@@ -551,6 +551,15 @@ impl AppState {
         let (conn, text) = self.conn_text();
         online_ui.set_online_conn(conn);
         online_ui.set_online_conn_text(text.into());
+        // On the board, one word: the server's name is on the online screens.
+        online_ui.set_online_conn_short(
+            self.tr(match conn {
+                0 => "online-conn-short-connected",
+                1 => "online-conn-short-connecting",
+                _ => "online-conn-short-offline",
+            })
+            .into(),
+        );
         online_ui.set_online_name(self.settings.player_name.clone().into());
         // A create waiting: for the server's answer, or for the server itself.
         let creating = self.online.creating();

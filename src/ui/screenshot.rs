@@ -18,22 +18,33 @@ use crate::i18n::Lang;
 use crate::rules::{GameKind, Side, Square};
 use crate::store::Store;
 
-use super::{HomeProps, RulesProps, Screen, ShareProps, TakhteApp};
+use super::{App, BoardProps, HomeProps, RulesProps, SavedProps, Screen, ShareProps, TakhteApp};
 
-/// The scenes `takhte screenshot` knows (and the online ones, [`super::demo::SCENES`]).
-pub const SCENES: [&str; 12] = [
+/// The scenes `takhte screenshot` knows (and the online ones, [`super::demo::SCENES`]): every
+/// screen, and every dialog over one.
+pub const SCENES: [&str; 22] = [
     "home",
+    "leave-app",
     "new-game",
     "chess",
+    "more-menu",
+    "confirm-resign",
+    "draw-offer",
+    "promotion",
     "dice-chess",
     "draughts",
     "mine-chess",
     "game-over",
+    "review",
     "settings",
     "rules",
+    "stats",
     "saved-games",
+    "saved-details",
+    "saved-delete",
     "share",
     "import",
+    "import-error",
 ];
 
 struct ShotPlatform {
@@ -161,6 +172,66 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
                 &["f2f3", "e7e5", "g2g4", "d8h4"],
             );
         }
+        "leave-app" => {
+            app.state.borrow_mut().open(Screen::Home);
+            app.window.global::<App>().set_confirm_exit(true);
+        }
+        "more-menu" | "confirm-resign" => {
+            set_scene(app, "chess")?;
+            let board_ui = app.window.global::<BoardProps>();
+            if scene == "more-menu" {
+                board_ui.set_more_open(true);
+            } else {
+                board_ui.set_confirm_resign(true);
+            }
+        }
+        "draw-offer" => {
+            let mut g = pp(GameKind::Chess);
+            g.time_control = Some(crate::game::TimeControl::new(5, 3));
+            scripted_game(app, g, vec![], &["d2d4", "d7d5", "c2c4"]);
+            if let Some(c) = app.state.borrow_mut().controller.as_mut() {
+                c.offer_draw();
+            }
+        }
+        "promotion" => {
+            let mut g = pp(GameKind::Chess);
+            g.position = Some("4k3/P7/8/8/8/8/6p1/4K3 w - - 0 1".into());
+            scripted_game(app, g, vec![], &[]);
+            tap(app, "a7", 8);
+            tap(app, "a8", 8);
+        }
+        "review" => {
+            set_scene(app, "game-over")?;
+            if let Some(c) = app.state.borrow_mut().controller.as_mut() {
+                c.review_to(2);
+            }
+            app.state.borrow_mut().refresh_game();
+        }
+        "stats" => {
+            let mut s = app.state.borrow_mut();
+            use crate::store::StatOutcome::{Draw, Loss, Win};
+            for (kind, mode, level, outcome) in [
+                ("chess", "computer", Some(3), Win),
+                ("chess", "computer", Some(3), Loss),
+                ("chess", "computer", Some(6), Loss),
+                ("dice-chess", "pass-and-play", None, Draw),
+                ("draughts", "online", None, Win),
+                ("mine-chess", "computer", Some(1), Win),
+            ] {
+                s.stats.record(kind, mode, level, outcome);
+            }
+            s.refresh_stats();
+            s.open(Screen::Stats);
+        }
+        "saved-details" | "saved-delete" => {
+            app.state.borrow_mut().open(Screen::Saved);
+            let saved_ui = app.window.global::<SavedProps>();
+            if scene == "saved-details" {
+                saved_ui.set_details_id("20261130-090000-lost".into());
+            } else {
+                saved_ui.set_confirm_delete("20261201-120000-demo".into());
+            }
+        }
         "settings" => app.state.borrow_mut().open(Screen::Settings),
         "rules" => {
             app.window.global::<RulesProps>().set_rules_tab(3);
@@ -184,6 +255,13 @@ pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
             app.window.global::<ShareProps>().set_can_save_file(false);
         }
         "import" => {
+            app.state.borrow_mut().open_import();
+            let g = app.window.global::<ShareProps>();
+            // The players' names: long, in both scripts, one of them mixing the two.
+            g.set_import_text("[Event \"Club night\"]\n[White \"Alexander-Whitfield, Bob\"]\n[Black \"مریم سادات Hosseini-Nejad\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6".into());
+            app.state.borrow_mut().import_game();
+        }
+        "import-error" => {
             app.state.borrow_mut().open_import();
             let g = app.window.global::<ShareProps>();
             g.set_import_text("[Event \"Club night\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Ke2".into());
