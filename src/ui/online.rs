@@ -594,62 +594,8 @@ impl AppState {
             .map(|g| self.game_row(g))
             .collect();
         online_ui.set_online_games(ModelRc::new(VecModel::from(rows)));
-        let lobby: Vec<OnlineRow> = self
-            .online
-            .lobby()
-            .iter()
-            .map(|e| {
-                let clock = self.clock_in_line(e.clock);
-                OnlineRow {
-                    code: e.code.clone().into(),
-                    title: self.tr(&format!("game-{}", e.kind.name())).into(),
-                    line: self
-                        .i18n
-                        .tr_args(
-                            "online-lobby-line",
-                            &[
-                                ("name", self.player_name(Some(&e.creator))),
-                                ("clock", clock),
-                                ("side", self.tr(side_key(e.free_seat))),
-                            ],
-                        )
-                        .into(),
-                    highlight: false,
-                }
-            })
-            .collect();
-        online_ui.set_lobby(ModelRc::new(VecModel::from(lobby)));
-        let live: Vec<OnlineRow> = self
-            .online
-            .live()
-            .iter()
-            .map(|e| OnlineRow {
-                code: e.code.clone().into(),
-                title: self
-                    .i18n
-                    .tr_args(
-                        "online-live-row-title",
-                        &[
-                            ("game", self.tr(&format!("game-{}", e.kind.name()))),
-                            ("white", self.player_name(Some(&e.players[0]))),
-                            ("black", self.player_name(Some(&e.players[1]))),
-                        ],
-                    )
-                    .into(),
-                line: self
-                    .i18n
-                    .tr_args(
-                        "online-live-row-line",
-                        &[
-                            ("move", self.i18n.number(e.plies / 2 + 1)),
-                            ("spectators", self.i18n.number(e.spectators)),
-                        ],
-                    )
-                    .into(),
-                highlight: false,
-            })
-            .collect();
-        online_ui.set_live_games(ModelRc::new(VecModel::from(live)));
+        online_ui.set_lobby(ModelRc::new(VecModel::from(self.lobby_rows())));
+        online_ui.set_live_games(ModelRc::new(VecModel::from(self.live_rows())));
         if let Some(code) = self.online.waiting() {
             online_ui.set_online_code(code.into());
             online_ui.set_online_code_spaced(format!("{} {}", &code[..3], &code[3..]).into());
@@ -679,6 +625,66 @@ impl AppState {
             }
         }
         self.refresh_home_online();
+    }
+
+    /// The open games' rows: the game, its creator, clock and the free seat.
+    fn lobby_rows(&self) -> Vec<OnlineRow> {
+        self.online
+            .lobby()
+            .iter()
+            .map(|e| {
+                let clock = self.clock_in_line(e.clock);
+                OnlineRow {
+                    code: e.code.clone().into(),
+                    title: self.tr(&format!("game-{}", e.kind.name())).into(),
+                    line: self
+                        .i18n
+                        .tr_args(
+                            "online-lobby-line",
+                            &[
+                                ("name", self.player_name(Some(&e.creator))),
+                                ("clock", clock),
+                                ("side", self.tr(side_key(e.free_seat))),
+                            ],
+                        )
+                        .into(),
+                    highlight: false,
+                }
+            })
+            .collect()
+    }
+
+    /// The live games' rows: the game and its players, the move, the spectators.
+    fn live_rows(&self) -> Vec<OnlineRow> {
+        self.online
+            .live()
+            .iter()
+            .map(|e| OnlineRow {
+                code: e.code.clone().into(),
+                title: self
+                    .i18n
+                    .tr_args(
+                        "online-live-row-title",
+                        &[
+                            ("game", self.tr(&format!("game-{}", e.kind.name()))),
+                            ("white", self.player_name(Some(&e.players[0]))),
+                            ("black", self.player_name(Some(&e.players[1]))),
+                        ],
+                    )
+                    .into(),
+                line: self
+                    .i18n
+                    .tr_args(
+                        "online-live-row-line",
+                        &[
+                            ("move", self.i18n.number(e.plies / 2 + 1)),
+                            ("spectators", self.i18n.number(e.spectators)),
+                        ],
+                    )
+                    .into(),
+                highlight: false,
+            })
+            .collect()
     }
 
     /// The online parts of the board screen: names, presence, claim, abort, rematch.
