@@ -117,7 +117,11 @@ fn the_app_end_to_end() {
             .kind(),
         GameKind::MineChess
     );
+    // Back from a saved game is the saved games; back again, home.
     press(&app, "Back");
+    assert_eq!(screen(&app), "saved");
+    press(&app, "Back");
+    assert_eq!(screen(&app), "home");
 
     // Switching to Persian takes effect at once and mirrors the layout.
     press(&app, "Settings");
