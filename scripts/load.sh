@@ -5,6 +5,9 @@
 #
 #   scripts/load.sh [N ...]            SECONDS_PER_RUN=30 IDLE=200 scripts/load.sh 1000
 #   SPECTATORS=1 scripts/load.sh 10 100 1000    one game watched by N spectators who suggest
+#   HANDSHAKES=1 scripts/load.sh 5000   only the rate of new connections (100 at a time)
+#   TLS=1 scripts/load.sh 1000          the same over wss:// (the server's own TLS, a certificate
+#                                       for localhost made here with openssl)
 #   INSTANCES=2 scripts/load.sh 1000    N games on 2 instances on PostgreSQL and Redis (started
 #                                       here by scripts/services.sh), each game's players on
 #                                       different instances; INSTANCES=1 is one on PostgreSQL
@@ -31,8 +34,16 @@ for n in "${runs[@]}"; do
             pids+=($!)
         done
     else
+        tls=()
+        if [ -n "${TLS:-}" ]; then
+            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+                -subj /CN=localhost -addext subjectAltName=DNS:localhost \
+                -addext basicConstraints=critical,CA:FALSE \
+                -keyout "$dir/key.pem" -out "$dir/cert.pem" 2>/dev/null
+            tls=(--tls-cert "$dir/cert.pem" --tls-key "$dir/key.pem")
+        fi
         target/release/takhte-server --listen 127.0.0.1:0 --db "$dir/load.sqlite" \
-            --max-conns-per-ip 1000000 --max-open-games 1000 --msgs-per-sec 100 \
+            --max-conns-per-ip 1000000 --max-open-games 1000 --msgs-per-sec 100 "${tls[@]}" \
             >"$dir/out1" 2>"$dir/log1" &
         pids+=($!)
     fi
@@ -42,7 +53,10 @@ for n in "${runs[@]}"; do
     done
     pidargs=()
     for p in "${pids[@]}"; do pidargs+=(--pid "$p"); done
-    if [ -n "${SPECTATORS:-}" ]; then
+    if [ -n "${TLS:-}" ]; then pidargs+=(--tls-root "$dir/cert.pem"); fi
+    if [ -n "${HANDSHAKES:-}" ]; then
+        target/release/takhte-load "${addrs[@]}" --handshakes "$n" "${pidargs[@]}" || true
+    elif [ -n "${SPECTATORS:-}" ]; then
         target/release/takhte-load "${addrs[@]}" --spectators "$n" \
             --seconds "$seconds" "${pidargs[@]}" || true
     else

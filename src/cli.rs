@@ -197,6 +197,7 @@ fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usag
             let _ = o.flush();
         })),
         max_own_moves: None,
+        extra_roots: takhte_online::client::extra_roots_from_env(),
     })
 }
 

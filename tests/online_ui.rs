@@ -191,6 +191,7 @@ fn games_on_server(addr: &str, token: &str) -> Vec<String> {
         name: "check".into(),
         wake: None,
         tap: None,
+        extra_roots: Vec::new(),
     });
     c.send(ClientMsg::MyGames);
     let deadline = Instant::now() + Duration::from_secs(15);
@@ -380,4 +381,113 @@ fn a_declined_draw_offer_is_told_and_the_next_waits_a_move() {
     }
     assert!(board(&a).get_can_offer_draw());
     assert!(!board(&a).get_offer_draw_later());
+}
+
+/// Whether the connection is encrypted is shown (a lock) or said ("not encrypted"), and each
+/// reason an encrypted connection was not made is said, in both languages.
+#[test]
+fn the_connection_says_whether_it_is_encrypted_and_why_not() {
+    use takhte::net::client::{ClientEvent, ConnState, Fatal, TlsProblem};
+    let dir = tempfile::tempdir().unwrap();
+    i_slint_backend_testing::init_no_event_loop();
+    let a = TakhteApp::new(Some(dir.path().join("a"))).unwrap();
+    a.window
+        .window()
+        .set_size(slint::LogicalSize::new(400.0, 800.0));
+    a.window.show().unwrap();
+    let online = || a.window.global::<OnlineProps>();
+    let set = |server: &str, state: ConnState| {
+        let mut s = a.state.borrow_mut();
+        s.settings.server = Some(server.into());
+        s.online
+            .connect(server, Box::new(takhte_online::transport::Nowhere));
+        s.handle_net(ClientEvent::Conn(state));
+        s.refresh_online();
+    };
+    press(&a, "Play online with a friend");
+    for (lang, lock, plain) in [
+        (
+            takhte::i18n::Lang::En,
+            "Encrypted connection",
+            "(not encrypted)",
+        ),
+        (
+            takhte::i18n::Lang::Fa,
+            "اتصال امن (رمزگذاری‌شده)",
+            "(رمزگذاری‌نشده)",
+        ),
+    ] {
+        a.state.borrow_mut().set_language(lang);
+        // A name: encrypted, a lock beside it.
+        set("chess.example.org", ConnState::Connected);
+        assert!(online().get_online_secure());
+        assert!(!online().get_online_conn_text().contains(plain));
+        assert!(
+            ElementHandle::find_by_accessible_label(&a.window, lock).any(|h| h.size().width > 1.0),
+            "{lang:?}: the lock"
+        );
+        // The home network: plain, and said so.
+        set("192.168.1.20:7878", ConnState::Connected);
+        assert!(!online().get_online_secure());
+        assert!(
+            online().get_online_conn_text().ends_with(plain),
+            "{}",
+            online().get_online_conn_text()
+        );
+        assert!(
+            ElementHandle::find_by_accessible_label(&a.window, lock).all(|h| h.size().width < 1.0)
+        );
+        // Each reason, its own sentence, with the server in it.
+        let mut said = std::collections::BTreeSet::new();
+        for p in [
+            TlsProblem::WrongName,
+            TlsProblem::Expired,
+            TlsProblem::SelfSigned,
+            TlsProblem::UnknownAuthority,
+            TlsProblem::NotTls,
+            TlsProblem::NeedsTls,
+            TlsProblem::Other("handshake failure".into()),
+        ] {
+            set(
+                "chess.example.org",
+                ConnState::Failed(Fatal::Tls(p.clone())),
+            );
+            let text = online().get_online_conn_text().to_string();
+            assert!(text.contains("chess.example.org"), "{lang:?} {p:?}: {text}");
+            assert_eq!(
+                online().get_online_conn(),
+                2,
+                "{p:?}: shown as not connected"
+            );
+            said.insert(text);
+        }
+        assert_eq!(
+            said.len(),
+            7,
+            "{lang:?}: each reason its own words: {said:?}"
+        );
+    }
+    // In English, the words a person can act on.
+    a.state.borrow_mut().set_language(takhte::i18n::Lang::En);
+    for (p, words) in [
+        (TlsProblem::WrongName, "not valid for this address"),
+        (TlsProblem::Expired, "has expired"),
+        (TlsProblem::SelfSigned, "signed its own"),
+        (
+            TlsProblem::UnknownAuthority,
+            "authority this app does not know",
+        ),
+        (TlsProblem::NotTls, "does not speak the encrypted protocol"),
+        (TlsProblem::NeedsTls, "write wss://"),
+    ] {
+        set(
+            "chess.example.org",
+            ConnState::Failed(Fatal::Tls(p.clone())),
+        );
+        assert!(
+            online().get_online_conn_text().contains(words),
+            "{p:?}: {}",
+            online().get_online_conn_text()
+        );
+    }
 }

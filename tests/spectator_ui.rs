@@ -41,6 +41,7 @@ fn bot(addr: &str, name: &str, role: BotRole) -> BotConfig {
         timeout: Duration::from_secs(300),
         on_code: None,
         max_own_moves: Some(6),
+        extra_roots: Vec::new(),
     }
 }
 

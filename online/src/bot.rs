@@ -46,6 +46,8 @@ pub struct BotConfig {
     pub on_code: Option<TextHook>,
     /// Stop after this many moves of its own (a test then drops or kills something).
     pub max_own_moves: Option<u32>,
+    /// Certificate authorities (DER) trusted besides the public ones, for `wss://`.
+    pub extra_roots: Vec<Vec<u8>>,
 }
 
 /// How the bot's game went.
@@ -124,6 +126,7 @@ fn run(
         name: config.name.clone(),
         wake: None,
         tap,
+        extra_roots: config.extra_roots.clone(),
     });
     let mut session = OnlineSession::new(config.token.clone(), OnlineGames::default());
     session.connect(&config.address, Box::new(client));

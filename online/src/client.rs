@@ -8,8 +8,9 @@
 //! open with the number of the last event it saw (so the server sends only what was missed),
 //! and sends again every move the server has not confirmed yet (the ply makes that harmless).
 //!
-//! No TLS in this build: the address is `ws://HOST:PORT` (or `HOST:PORT`); put the server
-//! behind a TLS proxy for the internet and see the README.
+//! Encrypted (`wss://`) or plain (`ws://`) as the address says ([`crate::address`]); the
+//! certificate is checked ([`crate::tls`]), and a problem with it stops the client with the
+//! reason instead of trying again, never falling back to a plain connection.
 
 use std::collections::VecDeque;
 use std::io::ErrorKind;
@@ -22,13 +23,11 @@ use std::time::{Duration, Instant};
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
-use takhte_protocol::{ClientMsg, CloseReason, ErrorCode, ServerMsg, WS_PATH};
+use takhte_protocol::{ClientMsg, CloseReason, ErrorCode, ServerMsg};
 
 use crate::book::Book;
+use crate::tls::{Recording, Stream};
 use crate::transport::Transport;
-
-/// The port used when an address has none.
-pub const DEFAULT_PORT: u16 = 7878;
 
 /// How often the client pings the server (the server answers each ping with a pong).
 const PING_EVERY: Duration = Duration::from_secs(1);
@@ -38,88 +37,27 @@ const PING_EVERY: Duration = Duration::from_secs(1);
 /// moves not confirmed: a server that stops answering costs a player about this much of
 /// their clock, not more.
 pub const SILENCE_LIMIT: Duration = Duration::from_millis(2_500);
-/// How long connecting and the handshake may take.
+/// How long connecting and the handshakes may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a read waits before the thread looks at its outbox again.
 const POLL: Duration = Duration::from_millis(10);
 /// The longest wait between two tries.
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
-pub use crate::transport::{ClientEvent, ConnState, Fatal};
+pub use crate::transport::{ClientEvent, ConnState, Fatal, TlsProblem};
 
-/// A parsed server address.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServerAddress {
-    /// The host name or IP address.
-    pub host: String,
-    /// The port.
-    pub port: u16,
-}
+pub use crate::address::{ServerAddress, DEFAULT_PORT};
 
-impl ServerAddress {
-    /// Reads `HOST`, `HOST:PORT`, `ws://HOST:PORT[/ws]` or `http://HOST:PORT`.
-    ///
-    /// ```
-    /// use takhte_online::client::ServerAddress;
-    /// let a = ServerAddress::parse("ws://127.0.0.1:9000/ws").unwrap();
-    /// assert_eq!((a.host.as_str(), a.port), ("127.0.0.1", 9000));
-    /// assert_eq!(ServerAddress::parse("example.org").unwrap().port, 7878);
-    /// assert!(ServerAddress::parse("wss://example.org").is_err());
-    /// assert!(ServerAddress::parse("").is_err());
-    /// ```
-    pub fn parse(text: &str) -> Result<ServerAddress, String> {
-        let folded = takhte_protocol::code::latin_digits(text);
-        let t = folded.trim();
-        if t.is_empty() {
-            return Err("no server address".into());
-        }
-        let rest = if let Some(r) = t.strip_prefix("ws://") {
-            r
-        } else if let Some(r) = t.strip_prefix("http://") {
-            r
-        } else if t.starts_with("wss://") || t.starts_with("https://") {
-            return Err(
-                "secure addresses (wss://, https://) need a TLS proxy in front of the server; this app connects with ws://".into(),
-            );
-        } else if t.contains("://") {
-            return Err(format!("'{t}' is not a ws:// address"));
-        } else {
-            t
-        };
-        let hostport = rest.split('/').next().unwrap_or("");
-        let (host, port) = if let Some(h) = hostport.strip_prefix('[') {
-            // [IPv6]:port
-            let (h, tail) = h
-                .split_once(']')
-                .ok_or("an IPv6 address needs its closing ]")?;
-            let port = match tail.strip_prefix(':') {
-                Some(p) => p.parse().map_err(|_| format!("'{p}' is not a port"))?,
-                None => DEFAULT_PORT,
-            };
-            (h.to_string(), port)
-        } else {
-            match hostport.rsplit_once(':') {
-                Some((h, p)) => (
-                    h.to_string(),
-                    p.parse().map_err(|_| format!("'{p}' is not a port"))?,
-                ),
-                None => (hostport.to_string(), DEFAULT_PORT),
-            }
-        };
-        if host.is_empty() || host.chars().any(|c| c.is_whitespace()) {
-            return Err(format!("'{t}' has no host name"));
-        }
-        Ok(ServerAddress { host, port })
-    }
+/// The environment variable naming a PEM file of certificate authorities to trust besides the
+/// public ones (a club's own authority, a test's).
+pub const TLS_ROOTS_ENV: &str = "TAKHTE_TLS_ROOTS";
 
-    /// The WebSocket URL.
-    pub fn url(&self) -> String {
-        if self.host.contains(':') {
-            format!("ws://[{}]:{}{WS_PATH}", self.host, self.port)
-        } else {
-            format!("ws://{}:{}{WS_PATH}", self.host, self.port)
-        }
-    }
+/// The authorities of [`TLS_ROOTS_ENV`], as DER (none when it is not set or does not read).
+pub fn extra_roots_from_env() -> Vec<Vec<u8>> {
+    std::env::var_os(TLS_ROOTS_ENV)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|pem| crate::tls::pem_certificates(&pem).ok())
+        .unwrap_or_default()
 }
 
 /// A function the client calls with text (the raw text of a server message, a game's code).
@@ -138,6 +76,8 @@ pub struct ClientConfig {
     pub wake: Option<Arc<dyn Fn() + Send + Sync>>,
     /// Called with the raw text of every message from the server (tests read them all).
     pub tap: Option<TextHook>,
+    /// Certificate authorities (DER) trusted besides the public ones, for `wss://`.
+    pub extra_roots: Vec<Vec<u8>>,
 }
 
 enum Command {
@@ -210,7 +150,7 @@ impl Drop for Client {
     }
 }
 
-type Socket = WebSocket<TcpStream>;
+type Socket = WebSocket<Stream>;
 
 enum Outcome {
     /// Try again later.
@@ -265,9 +205,9 @@ impl Worker {
         self.emit(ClientEvent::Conn(ConnState::Connecting));
         let mut attempt = 0u32;
         loop {
-            let outcome = match connect(&address) {
+            let outcome = match connect(&address, &self.config.extra_roots) {
                 Ok(ws) => self.session(ws, &mut attempt),
-                Err(e) => Outcome::Lost(e),
+                Err(o) => o,
             };
             match outcome {
                 Outcome::Shutdown => return,
@@ -427,34 +367,64 @@ fn backoff(attempt: u32) -> Duration {
     (base + jitter).min(MAX_BACKOFF)
 }
 
-fn connect(address: &ServerAddress) -> Result<Socket, String> {
+/// Connects to the server: the socket, the TLS handshake for `wss://`, the WebSocket's.
+/// A TLS problem is for good (`Fatal`); anything else is tried again (`Lost`).
+fn connect(address: &ServerAddress, extra_roots: &[Vec<u8>]) -> Result<Socket, Outcome> {
+    let lost = |e: String| Outcome::Lost(e);
     let addrs: Vec<_> = (address.host.as_str(), address.port)
         .to_socket_addrs()
-        .map_err(|e| format!("cannot find {}: {e}", address.host))?
+        .map_err(|e| lost(format!("cannot find {}: {e}", address.host)))?
         .collect();
     let mut last = format!("no address for {}", address.host);
     for a in addrs {
-        match TcpStream::connect_timeout(&a, CONNECT_TIMEOUT) {
-            Ok(stream) => {
-                let _ = stream.set_nodelay(true);
-                stream
-                    .set_read_timeout(Some(CONNECT_TIMEOUT))
-                    .map_err(|e| e.to_string())?;
-                let config = WebSocketConfig::default()
-                    .max_message_size(Some(1 << 20))
-                    .max_frame_size(Some(1 << 20));
-                let (ws, _) =
-                    tungstenite::client::client_with_config(address.url(), stream, Some(config))
-                        .map_err(|e| format!("handshake with {}: {e}", address.url()))?;
-                ws.get_ref()
-                    .set_read_timeout(Some(POLL))
-                    .map_err(|e| e.to_string())?;
-                return Ok(ws);
+        let tcp = match TcpStream::connect_timeout(&a, CONNECT_TIMEOUT) {
+            Ok(tcp) => tcp,
+            Err(e) => {
+                last = format!("cannot connect to {a}: {e}");
+                continue;
             }
-            Err(e) => last = format!("cannot connect to {a}: {e}"),
-        }
+        };
+        let _ = tcp.set_nodelay(true);
+        tcp.set_read_timeout(Some(CONNECT_TIMEOUT))
+            .map_err(|e| lost(e.to_string()))?;
+        let first = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let stream = if address.secure {
+            let config = crate::tls::client_config(extra_roots)
+                .map_err(|e| Outcome::Fatal(Fatal::Tls(TlsProblem::Other(e))))?;
+            match crate::tls::handshake(tcp, &address.host, config) {
+                Ok(s) => s,
+                Err(TlsProblem::Io(e)) => return Err(lost(e)),
+                Err(p) => return Err(Outcome::Fatal(Fatal::Tls(p))),
+            }
+        } else {
+            Stream::Plain(Recording {
+                tcp,
+                first: Arc::clone(&first),
+            })
+        };
+        let config = WebSocketConfig::default()
+            .max_message_size(Some(1 << 20))
+            .max_frame_size(Some(1 << 20));
+        let ws = match tungstenite::client::client_with_config(address.url(), stream, Some(config))
+        {
+            Ok((ws, _)) => ws,
+            // A plain request answered in TLS: the server wants wss://.
+            Err(_)
+                if crate::tls::looks_like_tls(
+                    &first.lock().map(|f| f.clone()).unwrap_or_default(),
+                ) =>
+            {
+                return Err(Outcome::Fatal(Fatal::Tls(TlsProblem::NeedsTls)))
+            }
+            Err(e) => return Err(lost(format!("handshake with {}: {e}", address.url()))),
+        };
+        ws.get_ref()
+            .tcp()
+            .set_read_timeout(Some(POLL))
+            .map_err(|e| lost(e.to_string()))?;
+        return Ok(ws);
     }
-    Err(last)
+    Err(lost(last))
 }
 
 fn send(ws: &mut Socket, msg: &ClientMsg) -> Result<(), String> {
@@ -524,6 +494,7 @@ mod tests {
             name: String::new(),
             wake: None,
             tap: None,
+            extra_roots: Vec::new(),
         });
         assert_eq!(
             c.recv_timeout(Duration::from_secs(5)),

@@ -7,6 +7,7 @@
 //!   for the app, the bot and the browser alike;
 //! - [`transport`]: the connection the session speaks through, and [`book`]: what a connection
 //!   remembers to come back after a loss (the games open, the moves not confirmed);
+//! - [`tls`]: encrypted connections for the native client (pure-Rust cryptography);
 //! - [`client`]: the native transport (a WebSocket on a thread of its own that reconnects by
 //!   itself);
 //! - [`bot`]: a headless player for tests, load runs and `takhte online-bot`.
@@ -20,7 +21,10 @@ pub mod bot;
 pub mod client;
 pub mod mirror;
 pub mod session;
+pub mod tls;
 pub mod transport;
+
+pub use takhte_protocol::address;
 
 /// The environment variable with the server address (tests and the desktop).
 pub const SERVER_ENV: &str = "TAKHTE_SERVER";

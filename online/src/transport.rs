@@ -51,6 +51,30 @@ pub enum Fatal {
     BadAddress(String),
     /// The server closed the connection for good (too many connections, errors…).
     Closed(CloseReason),
+    /// The encrypted connection could not be made, and trying again would not change it:
+    /// never does the client fall back to a plain one.
+    Tls(TlsProblem),
+}
+
+/// Why an encrypted connection was not made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TlsProblem {
+    /// The server's certificate is for another name.
+    WrongName,
+    /// The server's certificate has expired (or is not valid yet).
+    Expired,
+    /// The server's certificate signs itself: no authority vouches for it.
+    SelfSigned,
+    /// The server's certificate comes from an authority the app does not know.
+    UnknownAuthority,
+    /// The address says `wss://`, but the server does not speak TLS (a plain server).
+    NotTls,
+    /// The address says `ws://`, but the server wants an encrypted connection.
+    NeedsTls,
+    /// The connection broke during the handshake (tried again later).
+    Io(String),
+    /// Another refusal (the library's words).
+    Other(String),
 }
 
 /// What the client hands to its user.

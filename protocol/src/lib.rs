@@ -3,13 +3,15 @@
 //!
 //! - [`messages`]: the two serde enums, [`ClientMsg`] and [`ServerMsg`], with the game's state
 //!   and events, the refusals and the limits (re-exported here).
-//! - [`code`]: six-character invite codes and the links that carry them.
+//! - [`code`]: six-character invite codes and the links that carry them; [`address`]: a
+//!   server's address as typed, how it is reached (encrypted or not), its invite links.
 //! - [`token`]: the player token (a secret made on the device) and display names.
 //! - [`public`]: the public text of a position, what a player may see (minesweeper chess
 //!   without its hidden mines).
 
 #![deny(missing_docs)]
 
+pub mod address;
 pub mod code;
 pub mod messages;
 pub mod public;

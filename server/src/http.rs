@@ -13,6 +13,7 @@ use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use axum::Router;
 
+use takhte_protocol::address::{app_link, ServerAddress};
 use takhte_protocol::code;
 use takhte_protocol::{PROTOCOL_VERSION, WS_PATH};
 
@@ -75,9 +76,35 @@ async fn index() -> impl IntoResponse {
     format!("Takhte game server (protocol {PROTOCOL_VERSION}). The app connects to {WS_PATH}.\n")
 }
 
-/// The page an invite link opens in a browser: the code, and a link into the app.
-async fn join_page(Path(code): Path<String>) -> impl IntoResponse {
+/// This server as the request reached it: its name from the `Host` header, encrypted when it
+/// serves TLS itself or a proxy in front says it was reached with `https`
+/// (`X-Forwarded-Proto`).
+fn reached_as(hub: &Hub, headers: &axum::http::HeaderMap) -> Option<ServerAddress> {
+    let host = headers.get("host")?.to_str().ok()?;
+    let forwarded_https = headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"));
+    let scheme = if hub.config.tls || forwarded_https {
+        "https"
+    } else {
+        "http"
+    };
+    ServerAddress::parse(&format!("{scheme}://{host}")).ok()
+}
+
+/// The page an invite link opens in a browser: the code, and a link into the app that names
+/// this server and how it was reached (so that the friend connects the same way).
+async fn join_page(
+    Path(code): Path<String>,
+    headers: axum::http::HeaderMap,
+    State(hub): State<Arc<Hub>>,
+) -> impl IntoResponse {
     let code = code::normalize(&code).unwrap_or_default();
+    let link = match reached_as(&hub, &headers) {
+        Some(server) => app_link(&code, &server),
+        None => code::link(&code),
+    };
     let body = if code.is_empty() {
         "<p>This invite link is not valid. / این پیوند دعوت درست نیست.</p>".to_string()
     } else {
@@ -85,8 +112,7 @@ async fn join_page(Path(code): Path<String>) -> impl IntoResponse {
             "<h1>Takhte · تخته</h1>\
              <p>Open this game in the Takhte app: <a href=\"{link}\">{link}</a></p>\
              <p>Or type the code in the app: <b>{code}</b></p>\
-             <p dir=\"rtl\">این بازی را در برنامهٔ تخته باز کنید، یا این کد را در برنامه بنویسید: <b>{code}</b></p>",
-            link = code::link(&code)
+             <p dir=\"rtl\">این بازی را در برنامهٔ تخته باز کنید، یا این کد را در برنامه بنویسید: <b>{code}</b></p>"
         )
     };
     Html(format!(
@@ -95,8 +121,13 @@ async fn join_page(Path(code): Path<String>) -> impl IntoResponse {
 }
 
 /// Serves until the process ends: the routes, the clock ticker (with the heartbeat) and the
-/// room eviction.
-pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io::Result<()> {
+/// room eviction. With `tls`, every connection is encrypted (its handshake counts in the time
+/// a request has).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    hub: Arc<Hub>,
+    tls: Option<Arc<rustls::ServerConfig>>,
+) -> std::io::Result<()> {
     let ticker = Arc::clone(&hub);
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_millis(50));
@@ -132,6 +163,7 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io:
     // for handshakes and sockets still closing).
     let listener = Capped {
         inner: listener,
+        tls: tls.map(tokio_rustls::TlsAcceptor::from),
         open: Arc::new(std::sync::Mutex::new(HashMap::new())),
         cap: if hub.config.behind_proxy {
             usize::MAX
@@ -142,7 +174,9 @@ pub async fn serve(listener: tokio::net::TcpListener, hub: Arc<Hub>) -> std::io:
     // No Nagle delay: a move is one small message that should leave at once.
     use axum::serve::ListenerExt;
     let listener = listener.tap_io(|io| {
-        let _ = io.tcp.set_nodelay(true);
+        if let Some(tcp) = io.io.tcp() {
+            let _ = tcp.set_nodelay(true);
+        }
     });
     axum::serve(
         listener,
@@ -157,6 +191,8 @@ type OpenSockets = Arc<std::sync::Mutex<HashMap<IpAddr, usize>>>;
 /// A TCP listener that closes a new socket at once when its address already holds `cap`.
 struct Capped {
     inner: tokio::net::TcpListener,
+    /// The server's own TLS, if it has one.
+    tls: Option<tokio_rustls::TlsAcceptor>,
     open: OpenSockets,
     cap: usize,
 }
@@ -180,7 +216,10 @@ impl axum::serve::Listener for Capped {
                 *n += 1;
             }
             let io = Counted {
-                tcp,
+                io: match &self.tls {
+                    Some(acceptor) => Io::Handshake(Box::new(acceptor.accept(tcp))),
+                    None => Io::Plain(tcp),
+                },
                 ip: addr.ip(),
                 open: Arc::clone(&self.open),
                 answer_by: Some(Box::pin(tokio::time::sleep(REQUEST_WITHIN))),
@@ -201,9 +240,52 @@ impl axum::serve::Listener for Capped {
 /// closed. A WebSocket has limits of its own ([`crate::conn`]).
 const REQUEST_WITHIN: Duration = Duration::from_secs(10);
 
+/// A socket as the routes read it: plain, or encrypted (its handshake done on the first
+/// read or write, so that a slow handshake holds up nobody else's).
+enum Io {
+    Plain(tokio::net::TcpStream),
+    Handshake(Box<tokio_rustls::Accept<tokio::net::TcpStream>>),
+    Tls(Box<tokio_rustls::server::TlsStream<tokio::net::TcpStream>>),
+    /// The handshake failed: nothing more is read or written.
+    Failed,
+}
+
+impl Io {
+    /// The socket under it (none once a handshake failed).
+    fn tcp(&self) -> Option<&tokio::net::TcpStream> {
+        match self {
+            Io::Plain(t) => Some(t),
+            Io::Tls(t) => Some(t.get_ref().0),
+            Io::Handshake(a) => a.get_ref(),
+            Io::Failed => None,
+        }
+    }
+
+    /// Drives the TLS handshake; ready once the stream can be read and written.
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        if let Io::Handshake(accept) = self {
+            match Pin::new(accept.as_mut()).poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Ok(stream)) => *self = Io::Tls(Box::new(stream)),
+                Poll::Ready(Err(e)) => {
+                    *self = Io::Failed;
+                    return Poll::Ready(Err(e));
+                }
+            }
+        }
+        match self {
+            Io::Failed => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::NotConnected,
+                "the TLS handshake failed",
+            ))),
+            _ => Poll::Ready(Ok(())),
+        }
+    }
+}
+
 /// An accepted socket, counted for its address until it closes.
 struct Counted {
-    tcp: tokio::net::TcpStream,
+    io: Io,
     ip: IpAddr,
     open: OpenSockets,
     /// When reading gives up: the next request must be whole by then.
@@ -261,7 +343,14 @@ impl tokio::io::AsyncRead for Counted {
                 )));
             }
         }
-        Pin::new(&mut self.tcp).poll_read(cx, buf)
+        if let Err(e) = std::task::ready!(self.io.poll_ready(cx)) {
+            return Poll::Ready(Err(e));
+        }
+        match &mut self.io {
+            Io::Plain(t) => Pin::new(t).poll_read(cx, buf),
+            Io::Tls(t) => Pin::new(t.as_mut()).poll_read(cx, buf),
+            _ => Poll::Ready(Ok(())),
+        }
     }
 }
 
@@ -271,7 +360,14 @@ impl tokio::io::AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        let written = Pin::new(&mut self.tcp).poll_write(cx, buf);
+        if let Err(e) = std::task::ready!(self.io.poll_ready(cx)) {
+            return Poll::Ready(Err(e));
+        }
+        let written = match &mut self.io {
+            Io::Plain(t) => Pin::new(t).poll_write(cx, buf),
+            Io::Tls(t) => Pin::new(t.as_mut()).poll_write(cx, buf),
+            _ => Poll::Ready(Ok(0)),
+        };
         if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
             self.answered(buf, cx);
         }
@@ -279,11 +375,19 @@ impl tokio::io::AsyncWrite for Counted {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.tcp).poll_flush(cx)
+        match &mut self.io {
+            Io::Plain(t) => Pin::new(t).poll_flush(cx),
+            Io::Tls(t) => Pin::new(t.as_mut()).poll_flush(cx),
+            _ => Poll::Ready(Ok(())),
+        }
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.tcp).poll_shutdown(cx)
+        match &mut self.io {
+            Io::Plain(t) => Pin::new(t).poll_shutdown(cx),
+            Io::Tls(t) => Pin::new(t.as_mut()).poll_shutdown(cx),
+            _ => Poll::Ready(Ok(())),
+        }
     }
 
     fn poll_write_vectored(
@@ -291,7 +395,14 @@ impl tokio::io::AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
-        let written = Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs);
+        if let Err(e) = std::task::ready!(self.io.poll_ready(cx)) {
+            return Poll::Ready(Err(e));
+        }
+        let written = match &mut self.io {
+            Io::Plain(t) => Pin::new(t).poll_write_vectored(cx, bufs),
+            Io::Tls(t) => Pin::new(t.as_mut()).poll_write_vectored(cx, bufs),
+            _ => Poll::Ready(Ok(0)),
+        };
         if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
             let first = bufs
                 .iter()
@@ -303,6 +414,10 @@ impl tokio::io::AsyncWrite for Counted {
     }
 
     fn is_write_vectored(&self) -> bool {
-        self.tcp.is_write_vectored()
+        match &self.io {
+            Io::Plain(t) => t.is_write_vectored(),
+            Io::Tls(t) => t.is_write_vectored(),
+            _ => false,
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! - [`store`]: where games are kept (SQLite by default).
 //! - [`hub`]: the games in memory, their connections, and the path request → store → sockets.
 //! - [`conn`]: one WebSocket connection with its limits.
-//! - [`http`]: the routes and the server's start.
+//! - [`http`]: the routes and the server's start; [`tls`]: its own TLS, if it has one.
 
 #![deny(missing_docs)]
 
@@ -13,6 +13,7 @@ pub mod game;
 pub mod http;
 pub mod hub;
 pub mod store;
+pub mod tls;
 
 use sha2::{Digest, Sha256};
 
@@ -50,6 +51,17 @@ pub fn spawn_server(
     db: &std::path::Path,
     config: hub::Config,
 ) -> Result<String, String> {
+    spawn_server_tls(listen, db, config, None)
+}
+
+/// [`spawn_server`] with the server's own TLS (see [`tls::Certificate`]).
+pub fn spawn_server_tls(
+    listen: &str,
+    db: &std::path::Path,
+    mut config: hub::Config,
+    tls: Option<std::sync::Arc<rustls::ServerConfig>>,
+) -> Result<String, String> {
+    config.tls = tls.is_some();
     let store: std::sync::Arc<dyn store::Storage> =
         std::sync::Arc::new(store::sqlite::Sqlite::open(db).map_err(|e| e.to_string())?);
     let std_listener = std::net::TcpListener::bind(listen).map_err(|e| e.to_string())?;
@@ -72,7 +84,7 @@ pub fn spawn_server(
                 let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
                     return;
                 };
-                let _ = http::serve(listener, hub).await;
+                let _ = http::serve(listener, hub, tls).await;
             });
         })
         .map_err(|e| e.to_string())?;

@@ -30,6 +30,9 @@ usage: takhte-server [OPTIONS]
                            (default 60000)
   --max-spectators N       spectators one game may have (default 5000)
   --max-suggestions N      suggestions one spectator may make for one move (default 10)
+  --tls-cert FILE          serve TLS (wss://, https://) with this certificate chain (PEM);
+  --tls-key FILE           and its private key (PEM). Both files are read again when they
+                           change: a renewed certificate needs no restart
   --behind-proxy           the server is reached only through a reverse proxy that sets
                            X-Forwarded-For (as server/nginx.conf does): the limits per
                            address use that header's last address
@@ -43,6 +46,8 @@ struct Args {
     redis: Option<String>,
     cluster: String,
     config: Config,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Option<Args>, String> {
@@ -52,6 +57,8 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
         redis: None,
         cluster: "takhte".into(),
         config: Config::default(),
+        tls_cert: None,
+        tls_key: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -85,9 +92,15 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "--max-spectators" => out.config.max_spectators = number(a, value(a)?)?,
             "--max-suggestions" => out.config.max_suggestions = number(a, value(a)?)? as u32,
             "--behind-proxy" => out.config.behind_proxy = true,
+            "--tls-cert" => out.tls_cert = Some(PathBuf::from(value(a)?)),
+            "--tls-key" => out.tls_key = Some(PathBuf::from(value(a)?)),
             other => return Err(format!("unknown option '{other}' (see --help)")),
         }
     }
+    if out.tls_cert.is_some() != out.tls_key.is_some() {
+        return Err("--tls-cert and --tls-key go together".into());
+    }
+    out.config.tls = out.tls_cert.is_some();
     Ok(Some(out))
 }
 
@@ -110,6 +123,18 @@ fn main() {
             eprintln!("takhte-server: cannot start: {e}");
             std::process::exit(1);
         }
+    };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => {
+            match takhte_server::tls::Certificate::open(cert, key).and_then(|c| c.server_config()) {
+                Ok(config) => Some(config),
+                Err(e) => {
+                    eprintln!("takhte-server: TLS: {e}");
+                    std::process::exit(2);
+                }
+            }
+        }
+        _ => None,
     };
     let code = runtime.block_on(async move {
         let store: Arc<dyn Storage> =
@@ -166,7 +191,7 @@ fn main() {
         use std::io::Write;
         let _ = std::io::stdout().flush();
         tokio::select! {
-            r = http::serve(listener, hub) => match r {
+            r = http::serve(listener, hub, tls) => match r {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("takhte-server: {e}");

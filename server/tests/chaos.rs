@@ -53,6 +53,7 @@ fn spectate(addr: String, code: String, stop: Arc<AtomicBool>) -> Watched {
         name: "Spectator".into(),
         wake: None,
         tap: None,
+        extra_roots: Vec::new(),
     });
     client.send(ClientMsg::Watch {
         code: code.clone(),

@@ -179,6 +179,7 @@ fn a_paused_instance_costs_its_player_at_most_three_seconds() {
         name: "Black".into(),
         wake: None,
         tap: None,
+        extra_roots: Vec::new(),
     });
     black.send(ClientMsg::Join { code: code.clone() });
     let until = |f: &dyn Fn(&ClientEvent) -> bool| loop {

@@ -23,6 +23,7 @@ fn session(addr: &str, name: &str) -> OnlineSession {
         name: name.to_string(),
         wake: None,
         tap: None,
+        extra_roots: Vec::new(),
     });
     let mut s = OnlineSession::new(token, OnlineGames::default());
     s.connect(addr, Box::new(client));

@@ -12,7 +12,9 @@ use std::time::Instant;
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 
 use crate::game::{Controller, TimeControl};
-use crate::net::client::{Client, ClientConfig, ClientEvent, ConnState, Fatal, ServerAddress};
+use crate::net::client::{
+    Client, ClientConfig, ClientEvent, ConnState, Fatal, ServerAddress, TlsProblem,
+};
 use crate::net::code;
 use crate::net::protocol::{
     ClientMsg, ClockSpec, CloseReason, ColourChoice, ErrorCode, GameSettings,
@@ -127,6 +129,7 @@ impl AppState {
             name: self.settings.player_name.clone(),
             wake: Some(Arc::new(wake)),
             tap: None,
+            extra_roots: crate::net::client::extra_roots_from_env(),
         });
         self.online.connect(&address, Box::new(client));
     }
@@ -325,6 +328,17 @@ impl AppState {
 
     /// Joins by a typed code or a pasted link.
     pub fn online_join(&mut self, text: &str) {
+        // A link names its server (and how to reach it): join there.
+        if let Some(server) = takhte_online::address::link_server(text) {
+            let address = server.canonical();
+            if ServerAddress::parse(&self.online_address()).ok() != Some(server) {
+                self.settings.server = Some(address);
+                if let Some(store) = &self.store {
+                    let _ = store.save_settings(&self.settings);
+                }
+                self.online.disconnect();
+            }
+        }
         self.ensure_client();
         let _ = self.online.join(text);
         self.refresh_online();
@@ -475,18 +489,38 @@ impl AppState {
         }
     }
 
+    /// Whether the server's address is reached encrypted (`wss://`).
+    fn online_secure(&self) -> bool {
+        ServerAddress::parse(&self.online_address()).is_ok_and(|a| a.secure)
+    }
+
     fn conn_text(&self) -> (i32, String) {
         if self.online_address().is_empty() {
             return (2, self.tr("online-no-server"));
         }
+        let server = || vec![("server", self.online.address().to_string())];
         match self.online.conn() {
-            ConnState::Connected => (
-                0,
-                self.i18n.tr_args(
-                    "online-connected",
-                    &[("server", self.online.address().to_string())],
-                ),
-            ),
+            // Encrypted: the lock beside it says so; plain: the words do.
+            ConnState::Connected if self.online_secure() => {
+                (0, self.i18n.tr_args("online-connected", &server()))
+            }
+            ConnState::Connected => (0, self.i18n.tr_args("online-connected-plain", &server())),
+            ConnState::Failed(Fatal::Tls(problem)) => {
+                let mut args = server();
+                let key = match problem {
+                    TlsProblem::WrongName => "online-tls-wrong-name",
+                    TlsProblem::Expired => "online-tls-expired",
+                    TlsProblem::SelfSigned => "online-tls-self-signed",
+                    TlsProblem::UnknownAuthority => "online-tls-unknown",
+                    TlsProblem::NotTls => "online-tls-not-tls",
+                    TlsProblem::NeedsTls => "online-tls-needs-tls",
+                    TlsProblem::Io(reason) | TlsProblem::Other(reason) => {
+                        args.push(("reason", reason.clone()));
+                        "online-tls-other"
+                    }
+                };
+                (2, self.i18n.tr_args(key, &args))
+            }
             ConnState::Connecting => (1, self.tr("online-connecting")),
             ConnState::Reconnecting { attempt, .. } if attempt >= &3 => (
                 2,
@@ -551,15 +585,23 @@ impl AppState {
         let (conn, text) = self.conn_text();
         online_ui.set_online_conn(conn);
         online_ui.set_online_conn_text(text.into());
-        // On the board, one word: the server's name is on the online screens.
+        online_ui.set_online_secure(self.online_secure());
+        // On the board, one word; beside a button, a short line (that says when the
+        // connection is not encrypted): the server's name is on the online screen.
+        let word = self.tr(match conn {
+            0 => "online-conn-short-connected",
+            1 => "online-conn-short-connecting",
+            _ => "online-conn-short-offline",
+        });
         online_ui.set_online_conn_short(
-            self.tr(match conn {
-                0 => "online-conn-short-connected",
-                1 => "online-conn-short-connecting",
-                _ => "online-conn-short-offline",
-            })
+            if conn == 0 && !self.online_secure() {
+                self.tr("online-conn-short-plain")
+            } else {
+                word.clone()
+            }
             .into(),
         );
+        online_ui.set_online_conn_word(word.into());
         online_ui.set_online_name(self.settings.player_name.clone().into());
         // A create waiting: for the server's answer, or for the server itself.
         let creating = self.online.creating();
@@ -599,11 +641,10 @@ impl AppState {
         if let Some(code) = self.online.waiting() {
             online_ui.set_online_code(code.into());
             online_ui.set_online_code_spaced(format!("{} {}", &code[..3], &code[3..]).into());
+            // The link carries the scheme this app uses (https:// for an encrypted server), so
+            // that a friend connects the same way.
             let link = match ServerAddress::parse(self.online.address()) {
-                Ok(a) if a.host.contains(':') => {
-                    format!("http://[{}]:{}/join/{code}", a.host, a.port)
-                }
-                Ok(a) => format!("http://{}:{}/join/{code}", a.host, a.port),
+                Ok(a) => a.invite_link(code),
                 Err(_) => code::link(code),
             };
             online_ui.set_online_link(link.into());

@@ -34,23 +34,29 @@ use takhte_rules::{AnyGame, GameKind};
 
 struct Args {
     servers: Vec<String>,
+    /// Over wss:// (to `localhost`), trusting the authority in this PEM file.
+    tls_root: Option<String>,
     pids: Vec<u32>,
     games: usize,
     idle: usize,
     seconds: u64,
     think_ms: u64,
     spectators: usize,
+    /// Only measure how fast connections are made: this many, 100 at a time.
+    handshakes: usize,
 }
 
 fn parse() -> Result<Args, String> {
     let mut a = Args {
         servers: Vec::new(),
+        tls_root: None,
         pids: Vec::new(),
         games: 100,
         idle: 0,
         seconds: 20,
         think_ms: 1000,
         spectators: 0,
+        handshakes: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -58,12 +64,14 @@ fn parse() -> Result<Args, String> {
         let mut v = || it.next().cloned().ok_or(format!("{k} needs a value"));
         match k.as_str() {
             "--server" => a.servers.push(v()?),
+            "--tls-root" => a.tls_root = Some(v()?),
             "--games" => a.games = v()?.parse().map_err(|_| "--games: a number")?,
             "--idle" => a.idle = v()?.parse().map_err(|_| "--idle: a number")?,
             "--seconds" => a.seconds = v()?.parse().map_err(|_| "--seconds: a number")?,
             "--pid" => a.pids.push(v()?.parse().map_err(|_| "--pid: a number")?),
             "--think-ms" => a.think_ms = v()?.parse().map_err(|_| "--think-ms: a number")?,
             "--spectators" => a.spectators = v()?.parse().map_err(|_| "--spectators: a number")?,
+            "--handshakes" => a.handshakes = v()?.parse().map_err(|_| "--handshakes: a number")?,
             "--help" | "-h" => return Err(
                 "usage: takhte-load --server 127.0.0.1:PORT --games N [--idle M] [--seconds S] [--pid PID] [--think-ms MS]".into(),
             ),
@@ -100,17 +108,57 @@ struct Shared {
     spectating: bool,
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+/// A socket, plain or encrypted.
+trait Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
+impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> Io for T {}
+
+type Ws = tokio_tungstenite::WebSocketStream<Box<dyn Io>>;
+
+/// The TLS settings of every connection of a `--tls-root` run (none for a plain run).
+static TLS: std::sync::OnceLock<Option<tokio_rustls::TlsConnector>> = std::sync::OnceLock::new();
+
+/// The client side of `--tls-root FILE`: Graviola's cryptography (the app's), trusting the
+/// file's authority.
+fn tls_connector(root_pem: &str) -> Result<tokio_rustls::TlsConnector, String> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::CertificateDer;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_file_iter(root_pem).map_err(|e| format!("{root_pem}: {e:?}"))? {
+        roots
+            .add(cert.map_err(|e| format!("{root_pem}: {e:?}"))?)
+            .map_err(|e| e.to_string())?;
+    }
+    let config =
+        rustls::ClientConfig::builder_with_provider(Arc::new(rustls_graviola::default_provider()))
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+    Ok(tokio_rustls::TlsConnector::from(Arc::new(config)))
+}
 
 async fn connect(server: &str, name: &str) -> Result<Ws, String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
-        format!("ws://{server}/ws"),
-        None,
-        true, // no Nagle delay, as the app's client
-    )
-    .await
-    .map_err(|e| e.to_string())?;
+    let tcp = tokio::net::TcpStream::connect(server)
+        .await
+        .map_err(|e| e.to_string())?;
+    // No Nagle delay, as the app's client.
+    let _ = tcp.set_nodelay(true);
+    let port = server.rsplit_once(':').map_or("7878", |(_, p)| p);
+    let (io, url): (Box<dyn Io>, String) = match TLS.get().and_then(Option::as_ref) {
+        Some(connector) => {
+            let name =
+                rustls::pki_types::ServerName::try_from("localhost").map_err(|e| e.to_string())?;
+            let tls = connector
+                .connect(name, tcp)
+                .await
+                .map_err(|e| e.to_string())?;
+            (Box::new(tls), format!("wss://localhost:{port}/ws"))
+        }
+        None => (Box::new(tcp), format!("ws://{server}/ws")),
+    };
+    let (mut ws, _) = tokio_tungstenite::client_async_with_config(url, io, None)
+        .await
+        .map_err(|e| e.to_string())?;
     send(
         &mut ws,
         &ClientMsg::Hello {
@@ -364,6 +412,15 @@ async fn idle(server: String, shared: Arc<Shared>) {
     }
 }
 
+/// The CPU time a process has used so far (user and system), in clock ticks (1/100 s).
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's name (in parentheses): fields 14 and 15 are utime and stime.
+    let rest = s.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+}
+
 fn rss_kib(pid: u32) -> Option<u64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     s.lines()
@@ -387,11 +444,78 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    let tls = match &args.tls_root {
+        Some(pem) => match tls_connector(pem) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("takhte-load: {e}");
+                std::process::exit(2);
+            }
+        },
+        None => None,
+    };
+    let _ = TLS.set(tls);
     rt.block_on(run(args));
+}
+
+/// `--handshakes N`: N connections (TCP, TLS when asked, the WebSocket's upgrade, hello and
+/// the welcome), 100 at a time, each closed after its welcome; one line with the rate.
+async fn handshakes(args: &Args) {
+    let start = Instant::now();
+    let next = Arc::new(AtomicU64::new(0));
+    let failed = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::new();
+    for w in 0..100 {
+        let (next, failed) = (Arc::clone(&next), Arc::clone(&failed));
+        let server = args.servers[w % args.servers.len()].clone();
+        let n = args.handshakes as u64;
+        tasks.push(tokio::spawn(async move {
+            while next.fetch_add(1, Ordering::Relaxed) < n {
+                match connect(&server, "hs").await {
+                    Ok(mut ws) => {
+                        let welcomed = loop {
+                            match ws.next().await {
+                                Some(Ok(Message::Text(t))) => {
+                                    break matches!(
+                                        serde_json::from_str::<ServerMsg>(t.as_str()),
+                                        Ok(ServerMsg::Welcome { .. })
+                                    )
+                                }
+                                Some(Ok(_)) => continue,
+                                _ => break false,
+                            }
+                        };
+                        if !welcomed {
+                            failed.fetch_add(1, Ordering::Relaxed);
+                        }
+                        let _ = ws.close(None).await;
+                    }
+                    Err(_) => {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "handshakes {} in {:.2} s: {:.0}/s, failed {}",
+        args.handshakes,
+        secs,
+        args.handshakes as f64 / secs,
+        failed.load(Ordering::Relaxed)
+    );
 }
 
 /// The whole run: the clients, a warm-up, the measuring, the report.
 async fn run(args: Args) {
+    if args.handshakes > 0 {
+        handshakes(&args).await;
+        return;
+    }
     let shared = Arc::new(Shared {
         start: Instant::now(),
         samples: Mutex::new(Vec::new()),
@@ -420,9 +544,21 @@ async fn run(args: Args) {
     tokio::time::sleep(Duration::from_secs(3)).await;
     shared.measuring.store(true, Ordering::Relaxed);
     let measure_start = Instant::now();
-    let rss_text = watch_memory(&args).await;
+    let cpu_before: Vec<Option<u64>> = args.pids.iter().map(|p| cpu_ticks(*p)).collect();
+    let mut rss_text = watch_memory(&args).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let elapsed = measure_start.elapsed().as_secs_f64();
+    // The servers' CPU over the measuring time (100 % is one core).
+    let cpu: Vec<String> = args
+        .pids
+        .iter()
+        .zip(cpu_before)
+        .filter_map(|(p, before)| Some((cpu_ticks(*p)? - before?) as f64 / elapsed))
+        .map(|pct| format!("{pct:.0}%"))
+        .collect();
+    if !cpu.is_empty() {
+        rss_text += &format!(" CPU {}", cpu.join(" + "));
+    }
     shared.stop.store(true, Ordering::Relaxed);
     if args.spectators > 0 {
         report_spectators(&args, &shared, &rss_text);
@@ -524,10 +660,11 @@ fn report_games(
     let mut s = shared.samples.lock().unwrap().clone();
     s.sort_unstable();
     println!(
-        "games {} connections {} (connected in {:.1} s) moves/s {:.0} relay ms p50 {:.2} p99 {:.2} max {:.2} samples {} games finished {} errors {}{}",
+        "games {} connections {} (connected in {:.1} s, {:.0}/s) moves/s {:.0} relay ms p50 {:.2} p99 {:.2} max {:.2} samples {} games finished {} errors {}{}",
         args.games,
         shared.connected.load(Ordering::Relaxed),
         connect_time.as_secs_f64(),
+        shared.connected.load(Ordering::Relaxed) as f64 / connect_time.as_secs_f64().max(0.001),
         shared.moves.load(Ordering::Relaxed) as f64 / elapsed,
         quantile(&s, 0.5),
         quantile(&s, 0.99),

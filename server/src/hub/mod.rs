@@ -60,6 +60,8 @@ pub struct Config {
     /// header the proxy sets (every socket comes from the proxy, so sockets are not counted
     /// per address either; the proxy limits them).
     pub behind_proxy: bool,
+    /// The server serves TLS itself (its invite pages link with `https://`).
+    pub tls: bool,
 }
 
 impl Default for Config {
@@ -76,6 +78,7 @@ impl Default for Config {
             max_suggestions: 10,
             crowd_every_ms: 250,
             behind_proxy: false,
+            tls: false,
         }
     }
 }

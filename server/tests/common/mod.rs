@@ -688,6 +688,7 @@ pub fn bot_config(addr: &str, name: &str, level: u8, role: BotRole) -> BotConfig
         timeout: Duration::from_secs(240),
         on_code: None,
         max_own_moves: None,
+        extra_roots: Vec::new(),
     }
 }
 
