@@ -178,6 +178,7 @@ fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usag
             position: None,
             spectators: false,
             audience: false,
+            rated: false,
         }),
         (None, Some(code)) => BotRole::Join(code),
         _ => return usage("online-bot: give --create GAME or --join CODE (one of them)"),

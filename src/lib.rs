@@ -21,7 +21,9 @@ pub use takhte_store as store;
 pub mod net {
     pub use takhte_online::{bot, client, mirror, SERVER_ENV};
     pub use takhte_protocol::messages as protocol;
-    pub use takhte_protocol::{code, public, token, CLAIM_AFTER_MS, LAG_ALLOWANCE_MS};
+    pub use takhte_protocol::{
+        code, public, rating, recovery, token, CLAIM_AFTER_MS, LAG_ALLOWANCE_MS,
+    };
 }
 
 /// The Android entry point: the same app as `main.rs`, on Slint's Android backend, with the

@@ -68,6 +68,7 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
             position: None,
             spectators: true,
             audience: false,
+            rated: false,
         }),
     );
     let (tx, rx) = std::sync::mpsc::channel::<String>();

@@ -30,6 +30,9 @@ pub struct Book {
     creates: BTreeMap<String, ClientMsg>,
     /// Creates called off and not confirmed (the call-off is sent again).
     cancels: BTreeSet<String>,
+    /// The quick pairing pool waited in (the seek is sent again: a connection that closes
+    /// leaves the pool, and a pairing made meanwhile is told to the seek that comes back).
+    seek: Option<ClientMsg>,
 }
 
 impl Book {
@@ -84,6 +87,8 @@ impl Book {
                 self.creates.remove(request);
                 self.cancels.insert(request.clone());
             }
+            ClientMsg::Seek { .. } => self.seek = Some(m.clone()),
+            ClientMsg::CancelSeek => self.seek = None,
             _ => {}
         }
     }
@@ -117,6 +122,7 @@ impl Book {
                 .iter()
                 .map(|r| ClientMsg::CancelCreate { request: r.clone() }),
         );
+        out.extend(self.seek.clone());
         out
     }
 
@@ -135,6 +141,8 @@ impl Book {
                     ..
                 }
                 | ClientMsg::CancelCreate { .. }
+                | ClientMsg::Seek { .. }
+                | ClientMsg::CancelSeek
         )
     }
 
@@ -175,6 +183,11 @@ impl Book {
                 self.cancels.remove(request);
                 self.creates.remove(request);
             }
+            // Paired: the game is opened on this connection; the seek is over.
+            ServerMsg::Paired { code } => {
+                self.seek = None;
+                self.open.insert(code.clone(), None);
+            }
             // A refusal about no game: a create refused (too many games, bad settings) is not
             // sent again; one the server could not do now (storage, rate) is.
             ServerMsg::Error {
@@ -185,6 +198,10 @@ impl Book {
             ) =>
             {
                 self.creates.clear();
+                if matches!(error, ErrorCode::BadSettings | ErrorCode::TooManyGames) {
+                    // A seek refused (its clock, or too many games) is not sent again.
+                    self.seek = None;
+                }
             }
             ServerMsg::Error {
                 code: Some(code),
@@ -239,6 +256,7 @@ mod tests {
                 position: None,
                 spectators: false,
                 audience: false,
+                rated: false,
             },
             request: Some(request.into()),
         }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use takhte_ai::{Answer, Engine, Request, Standard};
+use takhte_protocol::rating::PoolChoice;
 use takhte_protocol::{ClientMsg, EndState, ErrorCode, GameEvent, GameSettings};
 use takhte_store::OnlineGames;
 
@@ -21,6 +22,8 @@ pub enum BotRole {
     Create(GameSettings),
     /// Join the game with this code.
     Join(String),
+    /// Wait in this quick pairing pool and play the game it gives.
+    Seek(PoolChoice),
 }
 
 /// What a bot does.
@@ -137,6 +140,7 @@ fn run(
                 return Err(BotError::Refused(format!("{e:?}")));
             }
         }
+        BotRole::Seek(choice) => session.seek(*choice, Instant::now()),
     }
     let mut bot = Bot {
         config,

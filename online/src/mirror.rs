@@ -90,6 +90,8 @@ pub struct Mirror {
     pub spectators_allowed: bool,
     /// Whether the player to move sees the suggestions.
     pub audience: bool,
+    /// Whether the game is rated.
+    pub rated: bool,
     /// Spectators watching.
     pub spectators: u32,
     /// The suggestions for the move now, and the ply they are for.
@@ -171,6 +173,7 @@ impl Mirror {
             gone_since,
             spectators_allowed: state.spectators_allowed,
             audience: state.audience,
+            rated: state.rated,
             spectators: state.spectators,
             suggestions: state
                 .suggestions
@@ -198,11 +201,18 @@ impl Mirror {
             });
         }
         match event {
-            GameEvent::Seated { seat, name } => {
+            GameEvent::Seated {
+                seat,
+                name,
+                player,
+                rating,
+            } => {
                 self.seats[seat.index()] = SeatView {
                     name: Some(name.clone()),
                     online: true,
                     away_ms: 0,
+                    player: player.clone(),
+                    rating: *rating,
                 };
                 self.gone_since[seat.index()] = None;
             }
@@ -436,11 +446,15 @@ pub(crate) mod tests {
                     name: Some("a".into()),
                     online: true,
                     away_ms: 0,
+                    player: None,
+                    rating: None,
                 },
                 SeatView {
                     name: Some("b".into()),
                     online: false,
                     away_ms: 5000,
+                    player: None,
+                    rating: None,
                 },
             ],
             you: Some(Side::White),
@@ -456,6 +470,7 @@ pub(crate) mod tests {
             end: None,
             spectators_allowed: false,
             audience: false,
+            rated: false,
             spectators: 0,
             suggestions: None,
             your_suggestion: None,

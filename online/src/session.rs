@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use takhte_game::Outgoing;
 use takhte_protocol::code::{self, CodeError};
+use takhte_protocol::rating::{LeaderRow, PlayerPage, PoolChoice};
 use takhte_protocol::{
     ClientMsg, CloseReason, ErrorCode, GameEvent, GameSettings, GameSummary, LiveEntry, LobbyEntry,
     ServerMsg, CLAIM_AFTER_MS,
@@ -91,6 +92,39 @@ pub enum Notice {
     Lists,
     /// The device's list of online games changed ([`OnlineSession::games`]): save it.
     GamesChanged,
+    /// Quick pairing changed: the player entered a pool, left it, or was paired
+    /// ([`OnlineSession::seeking`]).
+    Seek,
+    /// A player's page came ([`OnlineSession::page`]).
+    Page,
+    /// A leaderboard came ([`OnlineSession::leaderboard`]).
+    Leaderboard,
+}
+
+/// The player's place in quick pairing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seeking {
+    /// The pool.
+    pub choice: PoolChoice,
+    /// Whether the server has said the player waits there (until then, the request is on its
+    /// way).
+    pub confirmed: bool,
+    /// How long the server holds the player back before pairing (players who left rated
+    /// games), in milliseconds.
+    pub held_ms: u64,
+    /// When the player asked.
+    pub since: Instant,
+}
+
+/// A leaderboard as received.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leaderboard {
+    /// Which game.
+    pub kind: GameKind,
+    /// The best established players, best first.
+    pub rows: Vec<LeaderRow>,
+    /// The player's own place, when they are established.
+    pub you: Option<LeaderRow>,
 }
 
 /// The online session of one player.
@@ -109,6 +143,10 @@ pub struct OnlineSession {
     error: Option<OnlineError>,
     claim_after_ms: u64,
     token: String,
+    player: String,
+    seeking: Option<Seeking>,
+    page: Option<PlayerPage>,
+    leaderboard: Option<Leaderboard>,
 }
 
 impl OnlineSession {
@@ -129,6 +167,10 @@ impl OnlineSession {
             error: None,
             claim_after_ms: CLAIM_AFTER_MS,
             token,
+            player: String::new(),
+            seeking: None,
+            page: None,
+            leaderboard: None,
         }
     }
 
@@ -141,12 +183,14 @@ impl OnlineSession {
         self.address = address.to_string();
         self.conn = ConnState::Connecting;
         self.mirrors.clear();
+        self.seeking = None;
     }
 
     /// No server: the transport is dropped.
     pub fn disconnect(&mut self) {
         self.transport = None;
         self.address.clear();
+        self.seeking = None;
     }
 
     /// Whether a transport is there.
@@ -167,6 +211,42 @@ impl OnlineSession {
     /// The player token.
     pub fn token(&self) -> &str {
         &self.token
+    }
+
+    /// Becomes another player (a recovery code entered): the token changes, the device's
+    /// list of games is the new player's (it comes from the server), and the connection must
+    /// be made again by the caller.
+    pub fn set_token(&mut self, token: String) {
+        self.token = token;
+        self.games.games.clear();
+        self.player.clear();
+        self.seeking = None;
+        self.page = None;
+        self.leaderboard = None;
+        self.current = None;
+        self.waiting = None;
+        self.pending = Pending::None;
+        self.mirrors.clear();
+    }
+
+    /// The player's public id on this server (from its welcome; empty before).
+    pub fn player_id(&self) -> &str {
+        &self.player
+    }
+
+    /// The player's place in quick pairing, while they wait.
+    pub fn seeking(&self) -> Option<&Seeking> {
+        self.seeking.as_ref()
+    }
+
+    /// The last player's page received.
+    pub fn page(&self) -> Option<&PlayerPage> {
+        self.page.as_ref()
+    }
+
+    /// The last leaderboard received.
+    pub fn leaderboard(&self) -> Option<&Leaderboard> {
+        self.leaderboard.as_ref()
     }
 
     /// Sends a message; without a server, says so ([`OnlineError::NoServer`]).
@@ -310,8 +390,13 @@ impl OnlineSession {
 
     fn take_in(&mut self, msg: ServerMsg, now: Instant, out: &mut Vec<Notice>) {
         match msg {
-            ServerMsg::Welcome { claim_after_ms, .. } => {
+            ServerMsg::Welcome {
+                claim_after_ms,
+                player,
+                ..
+            } => {
                 self.claim_after_ms = claim_after_ms;
+                self.player = player;
                 let _ = self.send(ClientMsg::MyGames);
             }
             ServerMsg::State { state } => {
@@ -367,6 +452,41 @@ impl OnlineSession {
                 out.push(Notice::Error(e));
             }
             ServerMsg::Pong { .. } => {}
+            ServerMsg::Seeking { choice, held_ms } => {
+                let since = match &self.seeking {
+                    Some(s) if s.choice == choice => s.since,
+                    _ => now,
+                };
+                self.seeking = Some(Seeking {
+                    choice,
+                    confirmed: true,
+                    held_ms,
+                    since,
+                });
+                out.push(Notice::Seek);
+            }
+            ServerMsg::SeekEnded => {
+                // An answer to a seek asked for meanwhile (another pool) is not the end.
+                if self.seeking.as_ref().is_some_and(|s| s.confirmed) {
+                    self.seeking = None;
+                    out.push(Notice::Seek);
+                }
+            }
+            ServerMsg::Paired { code } => {
+                // The game's state follows on this connection: it goes to the board.
+                self.seeking = None;
+                self.error = None;
+                self.pending = Pending::Open(code);
+                out.push(Notice::Seek);
+            }
+            ServerMsg::Player { page } => {
+                self.page = Some(page);
+                out.push(Notice::Page);
+            }
+            ServerMsg::Leaderboard { kind, rows, you } => {
+                self.leaderboard = Some(Leaderboard { kind, rows, you });
+                out.push(Notice::Leaderboard);
+            }
         }
     }
 
@@ -464,6 +584,11 @@ impl OnlineSession {
             }
         }
         self.pending = Pending::None;
+        if self.seeking.as_ref().is_some_and(|s| !s.confirmed) {
+            // The seek was refused (too many games, a clock out of range).
+            self.seeking = None;
+            out.push(Notice::Seek);
+        }
         let e = OnlineError::Refused(error);
         self.error = Some(e.clone());
         out.push(Notice::Error(e));
@@ -564,6 +689,42 @@ impl OnlineSession {
         if let Pending::Create(request) = std::mem::replace(&mut self.pending, Pending::None) {
             let _ = self.send(ClientMsg::CancelCreate { request });
         }
+    }
+
+    /// Enters a quick pairing pool (leaving any other); the game comes when the server pairs
+    /// the player ([`Notice::ShowGame`]).
+    pub fn seek(&mut self, choice: PoolChoice, now: Instant) {
+        self.error = None;
+        self.seeking = Some(Seeking {
+            choice,
+            confirmed: false,
+            held_ms: 0,
+            since: now,
+        });
+        if self.send(ClientMsg::Seek { choice }).is_err() {
+            self.seeking = None;
+        }
+    }
+
+    /// Leaves the pool.
+    pub fn cancel_seek(&mut self) {
+        if self.seeking.take().is_some() {
+            let _ = self.send(ClientMsg::CancelSeek);
+        }
+    }
+
+    /// Asks for a player's page (by their public id).
+    pub fn ask_player(&mut self, id: &str) {
+        self.error = None;
+        self.page = None;
+        let _ = self.send(ClientMsg::Player { id: id.to_string() });
+    }
+
+    /// Asks for a game's leaderboard.
+    pub fn ask_leaderboard(&mut self, kind: GameKind) {
+        self.error = None;
+        self.leaderboard = None;
+        let _ = self.send(ClientMsg::Leaderboard { kind });
     }
 
     /// Joins by a typed code or a pasted link.

@@ -1695,11 +1695,24 @@ fn game_state(kind: GameKind, rng: &mut ChaCha8Rng) -> (GameState, Vec<GameEvent
     events.push(GameEvent::Seated {
         seat: Side::Black,
         name: "b".into(),
+        player: Some("0123456789abcdef".into()),
+        rating: Some(takhte_protocol::rating::Rating {
+            rating: 1620,
+            deviation: 80,
+        }),
     });
     events.push(GameEvent::Ended {
         end: EndState {
             winner: Some(Side::White),
             reason: "time-insufficient-material".into(),
+            ratings: Some(
+                [takhte_protocol::rating::RatingChange {
+                    before: 1500,
+                    after: 1510,
+                    provisional: true,
+                }; 2],
+            ),
+            unrated: None,
         },
         clocks: None,
     });
@@ -1718,11 +1731,15 @@ fn game_state(kind: GameKind, rng: &mut ChaCha8Rng) -> (GameState, Vec<GameEvent
                 name: Some("a".into()),
                 online: true,
                 away_ms: 0,
+                player: None,
+                rating: None,
             },
             SeatView {
                 name: Some("b".into()),
                 online: false,
                 away_ms: u64::MAX,
+                player: None,
+                rating: None,
             },
         ],
         you: Some(Side::White),
@@ -1746,6 +1763,7 @@ fn game_state(kind: GameKind, rng: &mut ChaCha8Rng) -> (GameState, Vec<GameEvent
         end: None,
         spectators_allowed: true,
         audience: true,
+        rated: false,
         spectators: 2,
         suggestions: Some(Crowd {
             tally: vec![],
@@ -1812,6 +1830,10 @@ fn fuzz_protocol(
         r#"{"type":"suggest","code":"A","ply":1,"move":"e2e4"}"#,
         r#"{"type":"ping","nonce":3}"#,
         r#"{"type":"live-games"}"#,
+        r#"{"type":"seek","choice":{"kind":"draughts","clock":{"base_ms":300000,"increment_ms":3000}}}"#,
+        r#"{"type":"cancel-seek"}"#,
+        r#"{"type":"player","id":"0123456789abcdef"}"#,
+        r#"{"type":"leaderboard","kind":"mine-chess"}"#,
     ]
     .iter()
     .map(|t| serde_json::from_str(t).unwrap())
@@ -1826,8 +1848,14 @@ fn fuzz_protocol(
             protocol: 1,
             name: "x".into(),
             claim_after_ms: 60_000,
+            player: "0123456789abcdef".into(),
         })
         .unwrap(),
+        serde_json::from_str(r#"{"type":"seeking","choice":{"kind":"chess","clock":{"base_ms":180000,"increment_ms":2000}},"held_ms":20000}"#).unwrap(),
+        serde_json::from_str(r#"{"type":"seek-ended"}"#).unwrap(),
+        serde_json::from_str(r#"{"type":"paired","code":"K7M3QX"}"#).unwrap(),
+        serde_json::from_str(r#"{"type":"player","page":{"id":"0123456789abcdef","name":"a","kinds":[{"kind":"draughts","rating":{"rating":1500,"deviation":350},"played":1,"wins":1,"draws":0,"losses":0}],"recent":[{"code":"K7M3QX","kind":"chess","opponent":"b","result":"win","rated":true,"ended_ms":1}]}}"#).unwrap(),
+        serde_json::from_str(r#"{"type":"leaderboard","kind":"chess","rows":[{"place":1,"id":"0123456789abcdef","name":"a","rating":1800,"played":30}],"you":null}"#).unwrap(),
     ];
     let mut states = Vec::new();
     for kind in GameKind::ALL {

@@ -6,6 +6,8 @@
 //! - [`code`]: six-character invite codes and the links that carry them; [`address`]: a
 //!   server's address as typed, how it is reached (encrypted or not), its invite links.
 //! - [`token`]: the player token (a secret made on the device) and display names.
+//! - [`rating`]: Glicko-2 ratings as sent, quick pairing's pools, players' pages and the
+//!   leaderboard; [`recovery`]: the player token as a code a person can write down.
 //! - [`public`]: the public text of a position, what a player may see (minesweeper chess
 //!   without its hidden mines).
 
@@ -15,6 +17,8 @@ pub mod address;
 pub mod code;
 pub mod messages;
 pub mod public;
+pub mod rating;
+pub mod recovery;
 pub mod request;
 pub mod token;
 

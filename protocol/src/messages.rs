@@ -21,6 +21,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rating::{LeaderRow, PlayerPage, PoolChoice, Rating, RatingChange};
+
 use takhte_rules::{GameKind, Side};
 
 /// The protocol version of this build. A server refuses a client of another version.
@@ -36,7 +38,7 @@ pub const MAX_NAME_CHARS: usize = 24;
 pub const WS_PATH: &str = "/ws";
 
 /// Serde forms of the rules' enums: `chess`, `dice-chess`, … and `white`/`black`.
-mod forms {
+pub(crate) mod forms {
     use super::*;
     use serde::de::Error;
     use serde::{Deserializer, Serializer};
@@ -143,6 +145,9 @@ pub struct GameSettings {
     /// An audience game: the player to move sees the spectators' suggestions.
     #[serde(default)]
     pub audience: bool,
+    /// A rated game: its result changes both players' ratings (Glicko-2, per game kind).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A message from a client to the server.
@@ -285,6 +290,28 @@ pub enum ClientMsg {
         /// Echoed in [`ServerMsg::Pong`].
         nonce: u64,
     },
+    /// Quick pairing: waits in this pool for an opponent of about the player's rating (one
+    /// pool at a time: another seek moves the player). Answered with [`ServerMsg::Seeking`],
+    /// then [`ServerMsg::Paired`] when an opponent is found.
+    Seek {
+        /// The game and the time control.
+        choice: PoolChoice,
+    },
+    /// Leaves the pool (closing the connection does too). Answered with
+    /// [`ServerMsg::SeekEnded`].
+    CancelSeek,
+    /// A player's page: ratings, games, recent games. Answered with [`ServerMsg::Player`].
+    Player {
+        /// The player's public id (the seats and the leaderboard give it).
+        id: String,
+    },
+    /// The leaderboard of a game: its best established players, and the asker's place.
+    /// Answered with [`ServerMsg::Leaderboard`].
+    Leaderboard {
+        /// Which game.
+        #[serde(with = "forms::kind")]
+        kind: GameKind,
+    },
 }
 
 impl ClientMsg {
@@ -396,6 +423,8 @@ pub enum ErrorCode {
     TooManySuggestions,
     /// The same suggestion again.
     DuplicateSuggestion,
+    /// No player has this public id.
+    UnknownPlayer,
     /// The server failed on this request (a fault of the server's, not the client's);
     /// nothing was changed, and it may be sent again.
     Internal,
@@ -426,6 +455,12 @@ pub enum CloseReason {
 pub struct SeatView {
     /// The display name; `None` while the seat is free.
     pub name: Option<String>,
+    /// The player's public id (for their page); `None` while the seat is free.
+    #[serde(default)]
+    pub player: Option<String>,
+    /// The player's rating in this game, in a rated game.
+    #[serde(default)]
+    pub rating: Option<Rating>,
     /// Whether the player has a connection on the game now.
     pub online: bool,
     /// How long the player has been gone, in milliseconds (0 when online).
@@ -453,6 +488,25 @@ pub struct EndState {
     /// The reason word: the rules' words (`checkmate`, …), `resignation`, `agreement`, `time`,
     /// `time-insufficient-material`, `abandoned`, or `aborted`.
     pub reason: String,
+    /// A rated game: what it did to White's and Black's ratings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<[RatingChange; 2]>,
+    /// A rated game that changed no rating, and why: `aborted` (before each side had moved),
+    /// `same-opponent` (enough rated games against this opponent today).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<String>,
+}
+
+impl EndState {
+    /// An end with no rating said about it.
+    pub fn new(winner: Option<Side>, reason: String) -> EndState {
+        EndState {
+            winner,
+            reason,
+            ratings: None,
+            unrated: None,
+        }
+    }
 }
 
 /// How many suggested one move.
@@ -553,6 +607,9 @@ pub struct GameState {
     /// Whether the player to move sees the suggestions (an audience game).
     #[serde(default)]
     pub audience: bool,
+    /// Whether the game is rated (its result changes the players' ratings).
+    #[serde(default)]
+    pub rated: bool,
     /// How many spectators watch now.
     #[serde(default)]
     pub spectators: u32,
@@ -580,6 +637,12 @@ pub enum GameEvent {
         seat: Side,
         /// The player's display name.
         name: String,
+        /// The player's public id (for their page).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
+        /// The player's rating in this game, in a rated game.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rating: Option<Rating>,
     },
     /// A move was played (and stored).
     Moved {
@@ -730,6 +793,41 @@ pub enum ServerMsg {
         name: String,
         /// How long an opponent must be gone before the win can be claimed (milliseconds).
         claim_after_ms: u64,
+        /// The player's public id (their page, their place on the leaderboard).
+        #[serde(default)]
+        player: String,
+    },
+    /// The player waits in a quick pairing pool.
+    Seeking {
+        /// The pool.
+        choice: PoolChoice,
+        /// How long the player waits before they can be paired at all: players who left rated
+        /// games before they ended wait longer (milliseconds; 0 for most).
+        #[serde(default)]
+        held_ms: u64,
+    },
+    /// The player is no longer in the pool (they left it, or asked for another).
+    SeekEnded,
+    /// Quick pairing found an opponent: the game (its state follows).
+    Paired {
+        /// The game's code.
+        code: String,
+    },
+    /// A player's page.
+    Player {
+        /// The page.
+        page: PlayerPage,
+    },
+    /// A leaderboard.
+    Leaderboard {
+        /// Which game.
+        #[serde(with = "forms::kind")]
+        kind: GameKind,
+        /// The best established players, best first (at most 50).
+        rows: Vec<LeaderRow>,
+        /// The asker's own place, when they are established in this game.
+        #[serde(default)]
+        you: Option<LeaderRow>,
     },
     /// A message was refused; nothing changed.
     Error {
@@ -872,10 +970,7 @@ mod tests {
             code: "K7M3QX".into(),
             seq: 4,
             event: GameEvent::Ended {
-                end: EndState {
-                    winner: Some(Side::Black),
-                    reason: "time".into(),
-                },
+                end: EndState::new(Some(Side::Black), "time".into()),
                 clocks: Some(ClockState {
                     white_ms: 0,
                     black_ms: 1500,

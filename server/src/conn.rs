@@ -98,8 +98,15 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         renames: std::collections::VecDeque::new(),
     };
     state.serve(&mut stream).await;
-    let codes: Vec<String> = state.open.iter().cloned().collect();
+    let mut codes: Vec<String> = state.open.iter().cloned().collect();
+    codes.extend(hub.paired_opens(conn.id));
+    codes.sort();
+    codes.dedup();
     hub.gone(conn.id, &codes).await;
+    // Closing the app leaves the pool.
+    if let Some(actor) = &state.actor {
+        hub.seeker_gone(conn.id, &actor.token_hash).await;
+    }
     hub.disconnect_ip(ip);
     drop(state);
     drop(conn);
@@ -376,10 +383,12 @@ impl Conn {
             token_hash: token_hash(&tok),
             name: name.clone(),
         });
+        let player = crate::player_id(&token_hash(&tok));
         self.conn.send_msg(&ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
             name,
             claim_after_ms: self.hub.config.claim_after_ms,
+            player,
         });
         false
     }
@@ -413,6 +422,25 @@ impl Conn {
                         self.conn.send_msg(&ServerMsg::Cancelled {
                             request: request.unwrap_or_default(),
                         });
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            ClientMsg::Seek { choice } => self.hub.seek(&self.conn, &actor, choice).await,
+            ClientMsg::CancelSeek => self.hub.cancel_seek(&self.conn, &actor).await,
+            ClientMsg::Player { id } => match self.hub.player_page(&id, &actor.token_hash).await {
+                Ok(page) => {
+                    self.conn.send_msg(&ServerMsg::Player { page });
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            ClientMsg::Leaderboard { kind } => {
+                match self.hub.leaderboard(kind, &actor.token_hash).await {
+                    Ok((rows, you)) => {
+                        self.conn
+                            .send_msg(&ServerMsg::Leaderboard { kind, rows, you });
                         Ok(())
                     }
                     Err(e) => Err(e),

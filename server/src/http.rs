@@ -149,6 +149,18 @@ pub async fn serve(
             beater.beat().await;
         }
     });
+    // Quick pairing: four rounds a second; every fourth also says the seekers are still here.
+    let pairer = Arc::clone(&hub);
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_millis(250));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut round = 0u64;
+        loop {
+            every.tick().await;
+            pairer.pair_round(round % 4 == 0).await;
+            round += 1;
+        }
+    });
     let evictor = Arc::clone(&hub);
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(30));

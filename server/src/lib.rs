@@ -12,6 +12,7 @@ pub mod conn;
 pub mod game;
 pub mod http;
 pub mod hub;
+pub mod rating;
 pub mod store;
 pub mod tls;
 
@@ -30,6 +31,16 @@ pub fn now_ms() -> u64 {
 pub fn token_hash(token: &str) -> String {
     Sha256::digest(token.to_ascii_lowercase().as_bytes())
         .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A player's public id (their page, the leaderboard): 16 hex digits of a hash of their token's
+/// hash, which tells nothing of the token and cannot be played with.
+pub fn player_id(token_hash: &str) -> String {
+    Sha256::digest(format!("takhte-player:{token_hash}").as_bytes())
+        .iter()
+        .take(8)
         .map(|b| format!("{b:02x}"))
         .collect()
 }

@@ -15,20 +15,6 @@ use takhte_online::mirror::Mirror;
 use takhte_protocol::{ClientMsg, ClockSpec, ErrorCode, GameEvent, ServerMsg};
 use takhte_rules::{dice, AnyGame, AnyMove, GameKind, Side};
 
-fn cluster_name() -> String {
-    format!("t{:08x}", rand::random::<u32>())
-}
-
-/// An instance of the cluster `name` on `db` and `redis`.
-fn instance(db: &str, redis: &str, name: &str, env: &[(&str, &str)]) -> Server {
-    Server::start_env(
-        "127.0.0.1:0",
-        Path::new(db),
-        &["--redis", redis, "--cluster", name, "--msgs-per-sec", "200"],
-        env,
-    )
-}
-
 /// An instance with more options.
 fn instance_with(db: &str, redis: &str, name: &str, more: &[&str]) -> Server {
     let mut options = vec!["--redis", redis, "--cluster", name, "--msgs-per-sec", "200"];

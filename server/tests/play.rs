@@ -30,6 +30,7 @@ fn open(
             position: position.map(String::from),
             spectators: false,
             audience: false,
+            rated: false,
         },
         request: None,
     });
@@ -253,6 +254,7 @@ fn the_lobby_lists_open_public_games_and_my_games_lists_mine() {
             position: None,
             spectators: false,
             audience: false,
+            rated: false,
         },
         request: None,
     });

@@ -174,6 +174,7 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
             position: None,
             spectators: false,
             audience: false,
+            rated: false,
         },
         GameSettings {
             kind: GameKind::MineChess,
@@ -185,6 +186,7 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
             ),
             spectators: false,
             audience: false,
+            rated: false,
         },
         GameSettings {
             kind: GameKind::Chess,
@@ -194,6 +196,7 @@ fn malformed_messages_are_refused_and_floods_are_closed() {
             position: Some("not a position".into()),
             spectators: false,
             audience: false,
+            rated: false,
         },
     ] {
         r.send(&ClientMsg::Create {

@@ -120,6 +120,7 @@ fn a_whole_game_over_wss_with_a_spectator() {
         position: None,
         spectators: true,
         audience: false,
+        rated: false,
     };
     let bot = |name: &str| {
         let mut c = bot_config(&address, name, 1, BotRole::Join(String::new()));

@@ -19,7 +19,7 @@ use crate::store::{Settings, Stats, Store};
 
 use super::{
     App, BoardProps, HomeProps, MainWindow, NewGameProps, OnlineBoardProps, OnlineProps,
-    RulesProps, SavedProps, Screen, SettingsProps, ShareProps, T,
+    RatedProps, RulesProps, SavedProps, Screen, SettingsProps, ShareProps, T,
 };
 
 /// Everything the adapter keeps between callbacks.
@@ -42,6 +42,10 @@ pub struct AppState {
     /// Where the game on the board was opened from: back goes there (the saved games, for a
     /// saved or imported game; home otherwise).
     pub(crate) game_from: Screen,
+    /// Where the player page or the leaderboard was opened from (back goes there), and the
+    /// online game left for it (opened again on the way back).
+    pub(crate) rated_from: Screen,
+    pub(crate) rated_game: Option<String>,
     pub(crate) engine: Arc<dyn Engine>,
     pub(crate) movetime_ms: u64,
     pub(crate) ng_kind: GameKind,
@@ -111,6 +115,8 @@ impl TakhteApp {
             stats_recorded: false,
             result_closed: false,
             game_from: Screen::Home,
+            rated_from: Screen::Online,
+            rated_game: None,
             engine: Arc::new(Standard),
             movetime_ms: 1000,
             ng_kind: GameKind::Chess,
@@ -281,6 +287,21 @@ impl TakhteApp {
         on!(ShareProps, on_share_save, |s| s.share_save());
         on!(ShareProps, on_share_send, |s| s.share_send());
         on!(OnlineProps, on_invite_copied, |s| s.invite_copied());
+        on!(RatedProps, on_quick_seek, |s, i: i32| s
+            .quick_seek(usize::try_from(i).unwrap_or(usize::MAX)));
+        on!(RatedProps, on_custom_seek, |s| s.custom_seek());
+        on!(RatedProps, on_cancel_seek, |s| s.cancel_seek());
+        on!(RatedProps, on_open_player, |s, id: SharedString| s
+            .open_player(&id));
+        on!(RatedProps, on_open_opponent, |s| s.open_opponent());
+        on!(RatedProps, on_open_recent, |s, code: SharedString| s
+            .open_recent(&code));
+        on!(RatedProps, on_open_leaderboard, |s, tab: i32| s
+            .open_leaderboard(tab));
+        on!(RatedProps, on_rated_back, |s| s.rated_back());
+        on!(RatedProps, on_copy_recovery, |s| s.copy_recovery());
+        on!(RatedProps, on_use_recovery, |s, text: SharedString| s
+            .use_recovery(&text));
         on!(OnlineProps, on_invite_send, |s| s.invite_send());
         on!(ShareProps, on_open_import, |s| s.open_import());
         on!(ShareProps, on_import_game, |s| s.import_game());
@@ -424,6 +445,10 @@ impl AppState {
     /// The network timer: takes in what came (when the wake-up did not already).
     fn net_tick_timer(&mut self) {
         self.net_tick();
+        // Waiting in a pool: the seconds count.
+        if self.online.seeking().is_some() {
+            self.refresh_rated();
+        }
     }
 
     // ----- refreshing the UI -----

@@ -38,6 +38,7 @@ pub fn back_action(
     match screen {
         Screen::Home => BackAction::AskToLeave,
         Screen::Import => BackAction::GoTo(Screen::Saved.name()),
+        Screen::Player | Screen::Leaderboard => BackAction::GoTo(Screen::Online.name()),
         Screen::Game => BackAction::GoTo(game_from.name()),
         _ => BackAction::GoTo(Screen::Home.name()),
     }

@@ -51,6 +51,8 @@ fn seat(name: Option<&str>, online: bool) -> SeatView {
         name: name.map(String::from),
         online,
         away_ms: 0,
+        player: None,
+        rating: None,
     }
 }
 
@@ -100,6 +102,7 @@ fn state(
         end: None,
         spectators_allowed: true,
         audience: false,
+        rated: false,
         spectators: 0,
         suggestions: None,
         your_suggestion: None,

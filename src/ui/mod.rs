@@ -13,6 +13,7 @@ mod home;
 pub mod images;
 mod new_game;
 pub mod online;
+mod ratings;
 mod rules;
 mod saved;
 pub mod screenshot;
@@ -24,7 +25,7 @@ pub use app::{AppState, TakhteApp};
 
 /// The screens' names (Slint's `Screen` is the typed value; a name is for the command line,
 /// the tests and the logs).
-const SCREENS: [(Screen, &str); 13] = [
+const SCREENS: [(Screen, &str); 15] = [
     (Screen::Home, "home"),
     (Screen::NewGame, "new-game"),
     (Screen::Game, "game"),
@@ -38,6 +39,8 @@ const SCREENS: [(Screen, &str); 13] = [
     (Screen::OnlineLobby, "online-lobby"),
     (Screen::OnlineWaiting, "online-waiting"),
     (Screen::OnlineLive, "online-live"),
+    (Screen::Player, "player"),
+    (Screen::Leaderboard, "leaderboard"),
 ];
 
 impl Screen {

@@ -78,6 +78,7 @@ fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::NotWatching => "online-error-not-watching",
         ErrorCode::TooManySuggestions => "online-error-too-many-suggestions",
         ErrorCode::DuplicateSuggestion => "online-error-duplicate-suggestion",
+        ErrorCode::UnknownPlayer => "online-error-unknown-player",
         ErrorCode::BadMessage
         | ErrorCode::UnknownType
         | ErrorCode::HelloFirst
@@ -86,7 +87,7 @@ fn error_key(code: ErrorCode) -> &'static str {
 }
 
 /// The translation key of an error of the online screens.
-fn online_error_key(e: &OnlineError) -> &'static str {
+pub(super) fn online_error_key(e: &OnlineError) -> &'static str {
     match e {
         OnlineError::NoServer => "online-no-server",
         OnlineError::Address => "online-error-address",
@@ -178,7 +179,7 @@ impl AppState {
         }
     }
 
-    fn save_cache(&self) {
+    pub(super) fn save_cache(&self) {
         if let Some(store) = &self.store {
             let _ = store.save_online_games(self.online.games());
         }
@@ -296,6 +297,7 @@ impl AppState {
             position: None,
             spectators,
             audience: spectators && online_ui.get_oc_audience(),
+            rated: ui.global::<super::RatedProps>().get_oc_rated(),
         };
         self.ensure_client();
         // One create at a time: a second tap while the first waits makes nothing.
@@ -666,6 +668,7 @@ impl AppState {
             }
         }
         self.refresh_home_online();
+        self.refresh_rated();
     }
 
     /// The open games' rows: the game, its creator, clock and the free seat.
@@ -780,7 +783,14 @@ impl AppState {
         }
         let me = m.you.unwrap_or(Side::White);
         let opp = me.opponent();
-        let name = self.player_name(m.seats[opp.index()].name.as_deref());
+        let mut name = self.player_name(m.seats[opp.index()].name.as_deref());
+        // In a rated game, the opponent's rating beside their name.
+        if let Some(r) = m.seats[opp.index()].rating {
+            name = self.i18n.tr_args(
+                "online-name-rating",
+                &[("name", name), ("rating", self.rating_text(r))],
+            );
+        }
         let live = m.started() && !m.is_over();
         let away = m.away_ms(opp, now);
         let gone = live && !m.seats[opp.index()].online;

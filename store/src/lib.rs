@@ -345,6 +345,12 @@ impl Store {
         id
     }
 
+    /// Makes `id` the player of this device (a recovery code entered): saved atomically, or
+    /// an error and the old identity kept.
+    pub fn set_identity(&self, id: &Identity) -> Result<(), StoreError> {
+        write_json(&self.dir.join(IDENTITY_FILE), id)
+    }
+
     /// The online games remembered on the device (a damaged file gives none).
     pub fn online_games(&self) -> OnlineGames {
         self.load_or_default::<OnlineGames>(ONLINE_FILE).0

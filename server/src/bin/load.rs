@@ -296,6 +296,7 @@ async fn new_game(ws: &mut Ws, watched: bool) -> Result<(), String> {
                 position: None,
                 spectators: watched,
                 audience: false,
+                rated: false,
             },
             request: None,
         },

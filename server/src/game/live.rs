@@ -89,6 +89,7 @@ impl Live {
         seats[seat.index()] = Some(Seat {
             token_hash: creator.token_hash.clone(),
             name: creator.name.clone(),
+            rating: None,
         });
         let rec = GameRecord {
             version: RECORD_VERSION,
@@ -158,6 +159,7 @@ impl Live {
             spectators_allowed: r.settings.spectators,
             request: None,
             audience: r.settings.audience,
+            rated: r.settings.rated,
             spectators: watch.spectators,
             suggestions: watch.suggestions.clone(),
             your_suggestion: watch.yours.clone(),
@@ -171,6 +173,8 @@ impl Live {
                 name: r.seats[i].as_ref().map(|s| s.name.clone()),
                 online: presence[i].0,
                 away_ms: presence[i].1,
+                player: r.seats[i].as_ref().map(|s| crate::player_id(&s.token_hash)),
+                rating: r.seats[i].as_ref().and_then(|s| s.rating),
             }),
             you,
             start: self.publics[0].clone(),
@@ -348,14 +352,14 @@ impl Live {
             c.since_ms = now_ms;
         }
         let draw = !can_possibly_win(&self.game, loser.opponent());
-        let end = EndState {
-            winner: if draw { None } else { Some(loser.opponent()) },
-            reason: if draw {
+        let end = EndState::new(
+            if draw { None } else { Some(loser.opponent()) },
+            if draw {
                 "time-insufficient-material".into()
             } else {
                 "time".into()
             },
-        };
+        );
         self.end_with(end, now_ms)
     }
 
@@ -422,13 +426,9 @@ impl Live {
                     "a game can be aborted only before each side has moved",
                 );
             }
-            return Ok(vec![self.end_with(
-                EndState {
-                    winner: None,
-                    reason: "aborted".into(),
-                },
-                now_ms,
-            )]);
+            return Ok(vec![
+                self.end_with(EndState::new(None, "aborted".into()), now_ms)
+            ]);
         }
         if self.rec.stage() != Stage::Playing {
             return refuse(ErrorCode::NotStarted, "nobody has taken the other seat yet");
@@ -444,10 +444,7 @@ impl Live {
             Command::Move { ply, mv } => self.play(me, ply, &mv, now_ms, ctx.crowd.clone()),
             Command::Roll { ply } => self.roll(me, ply, now_ms, rng, ctx.crowd.clone()),
             Command::Resign => Ok(vec![self.end_with(
-                EndState {
-                    winner: Some(me.opponent()),
-                    reason: "resignation".into(),
-                },
+                EndState::new(Some(me.opponent()), "resignation".into()),
                 now_ms,
             )]),
             Command::OfferDraw => self.offer_draw(me, now_ms),
@@ -466,13 +463,9 @@ impl Live {
                 ErrorCode::NoDrawOffer,
                 "your draw offer is waiting for an answer",
             ),
-            Some(_) => Ok(vec![self.end_with(
-                EndState {
-                    winner: None,
-                    reason: "agreement".into(),
-                },
-                now_ms,
-            )]),
+            Some(_) => Ok(vec![
+                self.end_with(EndState::new(None, "agreement".into()), now_ms)
+            ]),
             None => {
                 let now = self.rec.moves.len() as u32;
                 let last = &mut self.rec.draw_offered_at[me.index()];
@@ -499,13 +492,9 @@ impl Live {
         match self.rec.draw_offer.map(side_of) {
             Some(s) if s != me => {
                 if accept {
-                    Ok(vec![self.end_with(
-                        EndState {
-                            winner: None,
-                            reason: "agreement".into(),
-                        },
-                        now_ms,
-                    )])
+                    Ok(vec![
+                        self.end_with(EndState::new(None, "agreement".into()), now_ms)
+                    ])
                 } else {
                     self.rec.draw_offer = None;
                     Ok(vec![GameEvent::DrawDeclined { by: me }])
@@ -529,15 +518,9 @@ impl Live {
             );
         }
         let end = if self.rec.moves.len() < 2 {
-            EndState {
-                winner: None,
-                reason: "aborted".into(),
-            }
+            EndState::new(None, "aborted".into())
         } else {
-            EndState {
-                winner: Some(me),
-                reason: "abandoned".into(),
-            }
+            EndState::new(Some(me), "abandoned".into())
         };
         Ok(vec![self.end_with(end, ctx.now_ms)])
     }
@@ -558,10 +541,13 @@ impl Live {
         self.rec.seats[free.index()] = Some(Seat {
             token_hash: actor.token_hash.clone(),
             name: actor.name.clone(),
+            rating: None,
         });
         Ok(vec![GameEvent::Seated {
             seat: free,
             name: actor.name.clone(),
+            player: Some(crate::player_id(&actor.token_hash)),
+            rating: None,
         }])
     }
 
@@ -705,13 +691,13 @@ impl Live {
         }];
         if let Some(o) = over {
             events.push(self.end_with(
-                EndState {
-                    winner: match o.result {
+                EndState::new(
+                    match o.result {
                         GameResult::Win(s) => Some(s),
                         GameResult::Draw => None,
                     },
-                    reason: o.reason.as_str().into(),
-                },
+                    o.reason.as_str().into(),
+                ),
                 now_ms,
             ));
         }

@@ -40,6 +40,7 @@ mod tests {
             position: None,
             spectators: false,
             audience: false,
+            rated: false,
         };
         let mut g = Live::create("ABCDEF".into(), settings, &actor(1), 0, &mut rng).unwrap();
         g.apply(&actor(2), Command::Join, &Context::at(0), &mut rng)

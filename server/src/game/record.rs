@@ -20,6 +20,9 @@ pub struct Seat {
     pub token_hash: String,
     /// The display name.
     pub name: String,
+    /// In a rated game, the player's rating in its kind when the game began.
+    #[serde(default)]
+    pub rating: Option<takhte_protocol::rating::Rating>,
 }
 
 /// The running clocks: time left at the last change and, for the running side, since when.

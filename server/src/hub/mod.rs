@@ -25,8 +25,10 @@ pub mod cluster;
 mod delivery;
 pub mod fault;
 mod outage;
+pub mod pairing;
 mod room;
 mod spectators;
+mod standings;
 
 use room::{Room, RoomInner, Sent};
 
@@ -143,6 +145,11 @@ pub struct Hub {
     outage: tokio::sync::Mutex<()>,
     /// The games in play have been loaded ([`Hub::load_running`]).
     started: std::sync::atomic::AtomicBool,
+    /// This instance's connections waiting in a quick pairing pool, by player.
+    seekers: Mutex<HashMap<String, pairing::Seeker>>,
+    /// Games opened on a connection by a pairing (not by the connection's own request), by
+    /// connection id: left with the connection's own when it closes.
+    paired_opens: Mutex<HashMap<u64, Vec<String>>>,
 }
 
 /// Why a write did not land.
@@ -203,6 +210,8 @@ impl Hub {
             alive_ms: AtomicU64::new(0),
             outage: tokio::sync::Mutex::new(()),
             started: std::sync::atomic::AtomicBool::new(false),
+            seekers: Mutex::new(HashMap::new()),
+            paired_opens: Mutex::new(HashMap::new()),
         })
     }
 
@@ -416,7 +425,10 @@ impl Hub {
             }
             self.check_open_games(&actor.token_hash, true).await?;
             let code = code::generate(&mut rng);
-            let live = Live::create(code.clone(), settings.clone(), actor, now_ms(), &mut rng)?;
+            let mut live = Live::create(code.clone(), settings.clone(), actor, now_ms(), &mut rng)?;
+            self.seat_ratings(&mut live.rec)
+                .await
+                .map_err(store_refusal)?;
             let mut writes = vec![
                 Write::OpenGamesBelow {
                     players: vec![actor.token_hash.clone()],
@@ -621,15 +633,30 @@ impl Hub {
         };
         let is_move = matches!(cmd, Command::Move { .. } | Command::Roll { .. });
         let joining = cmd == Command::Join;
-        let (events, effects) = next
+        let (mut events, effects) = next
             .apply(actor, cmd, &ctx, &mut rng)
             .map_err(Failure::Refused)?;
         if events.is_empty() {
             return Ok(());
         }
+        let store_failure = |e: StoreError| Failure::Refused(store_refusal(e));
+        // A rated game that starts has its players' ratings; one that ends, their changes.
+        if joining && next.rec.stage() == Stage::Playing {
+            self.seat_ratings(&mut next.rec)
+                .await
+                .map_err(store_failure)?;
+            for e in events.iter_mut() {
+                if let GameEvent::Seated { seat, rating, .. } = e {
+                    *rating = next.rec.seats[seat.index()].as_ref().and_then(|s| s.rating);
+                }
+            }
+        }
+        let mut writes = self
+            .settle_end(&mut next, &mut events)
+            .await
+            .map_err(store_failure)?;
         let first_seq = inner.live.rec.seq + 1;
         let texts = numbered(&room.code, first_seq, events);
-        let mut writes = Vec::new();
         // A seat taken, or a rematch made, is a game more for its players: the database
         // checks the limit in the same transaction, for every instance.
         let seated: Vec<String> = if effects.new_game.is_some() {
@@ -651,7 +678,10 @@ impl Hub {
             });
         }
         if let Some(new) = &effects.new_game {
-            writes.push(Write::Insert(new.clone()));
+            // A rematch of a rated game is rated: its players' ratings as it begins.
+            let mut new = new.clone();
+            self.seat_ratings(&mut new).await.map_err(store_failure)?;
+            writes.push(Write::Insert(new));
         }
         writes.push(Write::Update {
             rec: next.rec.clone(),
@@ -791,16 +821,18 @@ impl Hub {
         &self,
         room: &Room,
         inner: &mut RoomInner,
-        next: Live,
-        events: Vec<GameEvent>,
+        mut next: Live,
+        mut events: Vec<GameEvent>,
     ) -> Result<(), StoreError> {
+        // A flag that fell ends the game: its standings and ratings go with it.
+        let mut writes = self.settle_end(&mut next, &mut events).await?;
         let texts = numbered(&room.code, inner.live.rec.seq + 1, events);
-        let write = Write::Update {
+        writes.push(Write::Update {
             rec: next.rec.clone(),
             expected_seq: inner.live.rec.seq,
             events: stored_texts(&texts),
-        };
-        self.store.write(vec![write]).await?;
+        });
+        self.store.write(writes).await?;
         inner.live = next;
         room.deadline_ms
             .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);

@@ -71,6 +71,64 @@ pub enum Write {
         /// The game it made; empty: cancelled.
         code: String,
     },
+    /// A player's public id and the name they play under now.
+    Player {
+        /// The player.
+        token_hash: String,
+        /// Their public id.
+        id: String,
+        /// Their name.
+        name: String,
+    },
+    /// A finished game counted in a player's standing in its kind (created if new): the
+    /// rating moved by `rating_delta` with its new deviation and volatility (a rated game),
+    /// the result, the colour played. Added to what is stored, so that games ending at once
+    /// on two instances both count.
+    Standing(StandingChange),
+    /// One more rated game between these two players (a, b in order) on this day.
+    RatedPair {
+        /// The player whose hash sorts first.
+        a: String,
+        /// The other.
+        b: String,
+        /// The day (days since the Unix epoch, UTC).
+        day: i64,
+    },
+    /// A player left a rated game before it ended (the win was claimed against them).
+    Abandoned {
+        /// The player.
+        token_hash: String,
+        /// When.
+        at_ms: u64,
+    },
+    /// A player waits in a quick pairing pool (their seek replaces any other).
+    Seek(SeekRow),
+    /// A player leaves the pool: their seek goes (one already paired only with `paired`).
+    Unseek {
+        /// The player.
+        token_hash: String,
+        /// Also a seek that has been paired (its game told).
+        paired: bool,
+    },
+    /// These seekers' connections are still there.
+    Alive {
+        /// The players.
+        token_hashes: Vec<String>,
+        /// Now.
+        at_ms: u64,
+    },
+    /// Two seekers paired into the game `code`: lands only if neither was paired before (a
+    /// pairing is never made twice for one player), else a [`StoreError::Conflict`].
+    Pair {
+        /// One seeker.
+        a: String,
+        /// The other.
+        b: String,
+        /// Their game.
+        code: String,
+        /// When.
+        at_ms: u64,
+    },
     /// A game changed; lands only if its stored `seq` is still `expected_seq`.
     Update {
         /// The new record.
@@ -80,6 +138,78 @@ pub enum Write {
         /// The change's numbered events, as sent to clients.
         events: Vec<(u64, String)>,
     },
+}
+
+/// A player as the store keeps them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRow {
+    /// Their token's hash.
+    pub token_hash: String,
+    /// Their public id.
+    pub id: String,
+    /// The name they last played under.
+    pub name: String,
+    /// Rated games they left before the end (claimed against them).
+    pub abandons: u32,
+    /// When they last did.
+    pub last_abandon_ms: u64,
+}
+
+/// A player's standing in one game kind.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Standing {
+    /// Their rating.
+    pub glicko: crate::rating::Glicko,
+    /// Rated games played.
+    pub rated_games: u32,
+    /// Games played to an end (aborted games not counted).
+    pub played: u32,
+    /// Won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+    /// Games played as White.
+    pub whites: u32,
+    /// As Black.
+    pub blacks: u32,
+}
+
+/// What a finished game adds to a player's standing ([`Write::Standing`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StandingChange {
+    /// The player.
+    pub token_hash: String,
+    /// The game kind's word.
+    pub kind: String,
+    /// A rated game: the rating's change, and the new deviation and volatility.
+    pub rated: Option<(f64, f64, f64)>,
+    /// Won, drawn, lost (one of them 1).
+    pub result: [u32; 3],
+    /// Played as White (1, 0) or Black (0, 1).
+    pub colour: [u32; 2],
+}
+
+/// A player waiting in a quick pairing pool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeekRow {
+    /// The player.
+    pub token_hash: String,
+    /// The pool's key ([`takhte_protocol::rating::PoolChoice::key`]).
+    pub pool: String,
+    /// Their name.
+    pub name: String,
+    /// Their rating in the pool's game.
+    pub rating: f64,
+    /// Since when they wait.
+    pub since_ms: u64,
+    /// When their connection was last seen.
+    pub alive_ms: u64,
+    /// Before this they are not paired (a wait for leaving rated games).
+    pub not_before_ms: u64,
+    /// The game they were paired into, once they were.
+    pub paired_code: Option<String>,
 }
 
 /// The columns a record is indexed by.
@@ -174,6 +304,41 @@ pub trait Storage: Send + Sync + 'static {
     /// What the create request `request` of the player `token_hash` made: the game's code,
     /// an empty code for a cancelled request, `None` for a request not seen.
     async fn created(&self, token_hash: &str, request: &str) -> Result<Option<String>, StoreError>;
+    /// A player, by token hash.
+    async fn player(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError>;
+    /// A player, by public id.
+    async fn player_by_id(&self, id: &str) -> Result<Option<PlayerRow>, StoreError>;
+    /// A player's standing in each kind they have played (the kind's word, the standing).
+    async fn standings(&self, token_hash: &str) -> Result<Vec<(String, Standing)>, StoreError>;
+    /// Rated games between `a` and `b` (in order) on `day`.
+    async fn rated_pairs(&self, a: &str, b: &str, day: i64) -> Result<u32, StoreError>;
+    /// The best players of a kind whose deviation is at most `max_deviation` (established),
+    /// best first, at most `limit`.
+    async fn leaderboard(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        limit: usize,
+    ) -> Result<Vec<(PlayerRow, Standing)>, StoreError>;
+    /// How many established players of a kind rate above `rating`.
+    async fn rated_above(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        rating: f64,
+    ) -> Result<u32, StoreError>;
+    /// A player's ended games, newest first, at most `limit`.
+    async fn ended_games_of(
+        &self,
+        token_hash: &str,
+        limit: usize,
+    ) -> Result<Vec<GameRecord>, StoreError>;
+    /// The seeks not paired yet whose connections were seen since `alive_since_ms`.
+    async fn open_seeks(&self, alive_since_ms: u64) -> Result<Vec<SeekRow>, StoreError>;
+    /// The seeks of these players (paired or not).
+    async fn seeks_of(&self, token_hashes: &[String]) -> Result<Vec<SeekRow>, StoreError>;
+    /// Seeks paired before `before_ms` (their game long told) go.
+    async fn forget_seeks(&self, before_ms: u64) -> Result<(), StoreError>;
     /// One line for the log: which database.
     fn describe(&self) -> String;
 }

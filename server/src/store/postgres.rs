@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::NoTls;
 
-use super::{parse_record, Columns, Storage, StoreError, Write};
+use super::{parse_record, Columns, PlayerRow, SeekRow, Standing, Storage, StoreError, Write};
 use crate::game::{GameRecord, Stage};
 
 /// The migrations, in order: (version, SQL).
@@ -25,6 +25,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (
         4,
         include_str!("../../migrations/postgres/0004_creates.sql"),
+    ),
+    (
+        5,
+        include_str!("../../migrations/postgres/0005_players.sql"),
     ),
 ];
 
@@ -118,6 +122,20 @@ impl Postgres {
         tx.commit().await.map_err(unavailable)
     }
 
+    async fn player_where(&self, cond: &str, value: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let row = client
+            .query_opt(
+                &format!(
+                    "SELECT token_hash, id, name, abandons, last_abandon_ms FROM players WHERE {cond}"
+                ),
+                &[&value],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(row.as_ref().map(player_row))
+    }
+
     async fn records(
         &self,
         sql: &str,
@@ -207,6 +225,110 @@ impl Storage for Postgres {
                         .await
                         .map_err(unavailable)?;
                     if n == 0 {
+                        return Err(StoreError::Conflict);
+                    }
+                }
+                Write::Player {
+                    token_hash,
+                    id,
+                    name,
+                } => {
+                    tx.execute(
+                        "INSERT INTO players (token_hash, id, name) VALUES ($1, $2, $3)
+                         ON CONFLICT (token_hash) DO UPDATE SET name = excluded.name",
+                        &[token_hash, id, name],
+                    )
+                    .await
+                    .map_err(unavailable)?;
+                }
+                Write::Standing(c) => {
+                    let start = crate::rating::Glicko::default();
+                    let (delta, dev, vol) =
+                        c.rated.unwrap_or((0.0, start.deviation, start.volatility));
+                    let rated = i32::from(c.rated.is_some());
+                    let n = |v: u32| v as i32;
+                    tx.execute(
+                        "INSERT INTO standings (token_hash, kind, rating, deviation, volatility, rated_games,
+                            played, wins, draws, losses, whites, blacks)
+                         VALUES ($1, $2, $3::float8 + $4::float8, $5, $6, $7, 1, $8, $9, $10, $11, $12)
+                         ON CONFLICT (token_hash, kind) DO UPDATE SET
+                            rating = standings.rating + $4,
+                            deviation = CASE WHEN $7 = 1 THEN $5 ELSE standings.deviation END,
+                            volatility = CASE WHEN $7 = 1 THEN $6 ELSE standings.volatility END,
+                            rated_games = standings.rated_games + $7, played = standings.played + 1,
+                            wins = standings.wins + $8, draws = standings.draws + $9,
+                            losses = standings.losses + $10,
+                            whites = standings.whites + $11, blacks = standings.blacks + $12",
+                        &[
+                            &c.token_hash, &c.kind, &start.rating, &delta, &dev, &vol, &rated,
+                            &n(c.result[0]), &n(c.result[1]), &n(c.result[2]),
+                            &n(c.colour[0]), &n(c.colour[1]),
+                        ],
+                    )
+                    .await
+                    .map_err(unavailable)?;
+                }
+                Write::RatedPair { a, b, day } => {
+                    tx.execute(
+                        "INSERT INTO rated_pairs (a, b, day, count) VALUES ($1, $2, $3, 1)
+                         ON CONFLICT (a, b, day) DO UPDATE SET count = rated_pairs.count + 1",
+                        &[a, b, day],
+                    )
+                    .await
+                    .map_err(unavailable)?;
+                }
+                Write::Abandoned { token_hash, at_ms } => {
+                    tx.execute(
+                        "UPDATE players SET abandons = abandons + 1, last_abandon_ms = $2 WHERE token_hash = $1",
+                        &[token_hash, &(*at_ms as i64)],
+                    )
+                    .await
+                    .map_err(unavailable)?;
+                }
+                Write::Seek(s) => {
+                    tx.execute(
+                        "INSERT INTO seeks (token_hash, pool, name, rating, since_ms, alive_ms, not_before_ms, paired_code, paired_ms)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, NULL)
+                         ON CONFLICT (token_hash) DO UPDATE SET pool = excluded.pool, name = excluded.name,
+                            rating = excluded.rating, since_ms = excluded.since_ms, alive_ms = excluded.alive_ms,
+                            not_before_ms = excluded.not_before_ms, paired_code = NULL, paired_ms = NULL",
+                        &[
+                            &s.token_hash, &s.pool, &s.name, &s.rating, &(s.since_ms as i64),
+                            &(s.alive_ms as i64), &(s.not_before_ms as i64),
+                        ],
+                    )
+                    .await
+                    .map_err(unavailable)?;
+                }
+                Write::Unseek { token_hash, paired } => {
+                    let sql = if *paired {
+                        "DELETE FROM seeks WHERE token_hash = $1"
+                    } else {
+                        "DELETE FROM seeks WHERE token_hash = $1 AND paired_code IS NULL"
+                    };
+                    tx.execute(sql, &[token_hash]).await.map_err(unavailable)?;
+                }
+                Write::Alive {
+                    token_hashes,
+                    at_ms,
+                } => {
+                    tx.execute(
+                        "UPDATE seeks SET alive_ms = $2 WHERE token_hash = ANY($1)",
+                        &[token_hashes, &(*at_ms as i64)],
+                    )
+                    .await
+                    .map_err(unavailable)?;
+                }
+                Write::Pair { a, b, code, at_ms } => {
+                    let n = tx
+                        .execute(
+                            "UPDATE seeks SET paired_code = $3, paired_ms = $4
+                             WHERE token_hash IN ($1, $2) AND paired_code IS NULL",
+                            &[a, b, code, &(*at_ms as i64)],
+                        )
+                        .await
+                        .map_err(unavailable)?;
+                    if n != 2 {
                         return Err(StoreError::Conflict);
                     }
                 }
@@ -322,6 +444,131 @@ impl Storage for Postgres {
         Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
     }
 
+    async fn player(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+        self.player_where("token_hash = $1", token_hash).await
+    }
+
+    async fn player_by_id(&self, id: &str) -> Result<Option<PlayerRow>, StoreError> {
+        self.player_where("id = $1", id).await
+    }
+
+    async fn standings(&self, token_hash: &str) -> Result<Vec<(String, Standing)>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let rows = client
+            .query(
+                &format!(
+                    "SELECT s.kind, {STANDING} FROM standings s WHERE s.token_hash = $1 ORDER BY s.kind"
+                ),
+                &[&token_hash],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(rows.iter().map(|r| (r.get(0), standing(r, 1))).collect())
+    }
+
+    async fn rated_pairs(&self, a: &str, b: &str, day: i64) -> Result<u32, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let row = client
+            .query_opt(
+                "SELECT count FROM rated_pairs WHERE a = $1 AND b = $2 AND day = $3",
+                &[&a, &b, &day],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(row.map_or(0, |r| r.get::<_, i32>(0).max(0) as u32))
+    }
+
+    async fn leaderboard(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        limit: usize,
+    ) -> Result<Vec<(PlayerRow, Standing)>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let rows = client
+            .query(
+                &format!(
+                    "SELECT p.token_hash, p.id, p.name, p.abandons, p.last_abandon_ms, {STANDING}
+                     FROM standings s JOIN players p ON p.token_hash = s.token_hash
+                     WHERE s.kind = $1 AND s.deviation <= $2 AND s.rated_games > 0
+                     ORDER BY s.rating DESC, p.id LIMIT $3"
+                ),
+                &[&kind, &max_deviation, &(limit as i64)],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(rows
+            .iter()
+            .map(|r| (player_row(r), standing(r, 5)))
+            .collect())
+    }
+
+    async fn rated_above(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        rating: f64,
+    ) -> Result<u32, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let row = client
+            .query_one(
+                "SELECT COUNT(*) FROM standings WHERE kind = $1 AND deviation <= $2 AND rated_games > 0 AND rating > $3",
+                &[&kind, &max_deviation, &rating],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(row.get::<_, i64>(0).max(0) as u32)
+    }
+
+    async fn ended_games_of(
+        &self,
+        token_hash: &str,
+        limit: usize,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        self.records(
+            "SELECT record FROM games WHERE stage = 'ended' AND (white_hash = $1 OR black_hash = $1) ORDER BY updated_ms DESC LIMIT $2",
+            &[&token_hash, &(limit as i64)],
+        )
+        .await
+    }
+
+    async fn open_seeks(&self, alive_since_ms: u64) -> Result<Vec<SeekRow>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let rows = client
+            .query(
+                &format!("SELECT {SEEK} FROM seeks WHERE paired_code IS NULL AND alive_ms >= $1 ORDER BY since_ms"),
+                &[&(alive_since_ms as i64)],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(rows.iter().map(seek_row).collect())
+    }
+
+    async fn seeks_of(&self, token_hashes: &[String]) -> Result<Vec<SeekRow>, StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        let hashes = token_hashes.to_vec();
+        let rows = client
+            .query(
+                &format!("SELECT {SEEK} FROM seeks WHERE token_hash = ANY($1)"),
+                &[&hashes],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(rows.iter().map(seek_row).collect())
+    }
+
+    async fn forget_seeks(&self, before_ms: u64) -> Result<(), StoreError> {
+        let client = self.pool.get().await.map_err(unavailable)?;
+        client
+            .execute(
+                "DELETE FROM seeks WHERE paired_code IS NOT NULL AND paired_ms < $1",
+                &[&(before_ms as i64)],
+            )
+            .await
+            .map_err(unavailable)?;
+        Ok(())
+    }
+
     async fn created(&self, token_hash: &str, request: &str) -> Result<Option<String>, StoreError> {
         let client = self.pool.get().await.map_err(unavailable)?;
         let row = client
@@ -369,5 +616,53 @@ impl Storage for Postgres {
 
     fn describe(&self) -> String {
         format!("PostgreSQL {}", self.url)
+    }
+}
+
+/// The columns of a standing, in [`standing`]'s order.
+const STANDING: &str =
+    "s.rating, s.deviation, s.volatility, s.rated_games, s.played, s.wins, s.draws, s.losses, s.whites, s.blacks";
+
+/// The columns of a seek, in [`seek_row`]'s order.
+const SEEK: &str = "token_hash, pool, name, rating, since_ms, alive_ms, not_before_ms, paired_code";
+
+fn standing(r: &tokio_postgres::Row, at: usize) -> Standing {
+    let n = |i: usize| r.get::<_, i32>(at + i).max(0) as u32;
+    Standing {
+        glicko: crate::rating::Glicko {
+            rating: r.get(at),
+            deviation: r.get(at + 1),
+            volatility: r.get(at + 2),
+        },
+        rated_games: n(3),
+        played: n(4),
+        wins: n(5),
+        draws: n(6),
+        losses: n(7),
+        whites: n(8),
+        blacks: n(9),
+    }
+}
+
+fn player_row(r: &tokio_postgres::Row) -> PlayerRow {
+    PlayerRow {
+        token_hash: r.get(0),
+        id: r.get(1),
+        name: r.get(2),
+        abandons: r.get::<_, i32>(3).max(0) as u32,
+        last_abandon_ms: r.get::<_, i64>(4).max(0) as u64,
+    }
+}
+
+fn seek_row(r: &tokio_postgres::Row) -> SeekRow {
+    SeekRow {
+        token_hash: r.get(0),
+        pool: r.get(1),
+        name: r.get(2),
+        rating: r.get(3),
+        since_ms: r.get::<_, i64>(4).max(0) as u64,
+        alive_ms: r.get::<_, i64>(5).max(0) as u64,
+        not_before_ms: r.get::<_, i64>(6).max(0) as u64,
+        paired_code: r.get(7),
     }
 }

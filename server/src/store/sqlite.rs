@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 
-use super::{parse_record, Columns, Storage, StoreError, Write};
+use super::{parse_record, Columns, PlayerRow, SeekRow, Standing, Storage, StoreError, Write};
 use crate::game::{GameRecord, Stage};
 
 /// The migrations, in order: (version, SQL).
@@ -22,6 +22,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (3, include_str!("../../migrations/sqlite/0003_beat.sql")),
     (4, include_str!("../../migrations/sqlite/0004_creates.sql")),
+    (5, include_str!("../../migrations/sqlite/0005_players.sql")),
 ];
 
 /// The most writes committed in one transaction.
@@ -57,6 +58,8 @@ enum Job {
         String,
         oneshot::Sender<Result<Option<String>, StoreError>>,
     ),
+    /// Any other read: a closure run on the database's thread.
+    Read(Box<dyn FnOnce(&Connection) + Send>),
 }
 
 /// A SQLite file.
@@ -89,6 +92,19 @@ impl Sqlite {
             path: path.to_path_buf(),
             jobs: tx,
         })
+    }
+
+    /// Runs `read` on the database's thread.
+    async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        self.ask(|tx| {
+            Job::Read(Box::new(move |conn| {
+                let _ = tx.send(read(conn));
+            }))
+        })
+        .await?
     }
 
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Job) -> Result<T, StoreError> {
@@ -169,6 +185,7 @@ fn worker(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                 Job::Created(hash, request, reply) => {
                     let _ = reply.send(created(&conn, &hash, &request));
                 }
+                Job::Read(read) => read(&conn),
             }
         }
         if !writes.is_empty() {
@@ -289,6 +306,76 @@ fn beat(conn: &Connection, now: u64, stale: u64) -> Result<Option<u64>, StoreErr
         .filter(|b| now.saturating_sub(*b) > stale))
 }
 
+/// The columns of a standing, in [`standing`]'s order.
+const STANDING: &str =
+    "s.rating, s.deviation, s.volatility, s.rated_games, s.played, s.wins, s.draws, s.losses, s.whites, s.blacks";
+
+/// The columns of a seek, in [`seek_row`]'s order.
+const SEEK: &str = "token_hash, pool, name, rating, since_ms, alive_ms, not_before_ms, paired_code";
+
+fn standing(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Standing> {
+    let n = |i: usize| -> rusqlite::Result<u32> { Ok(r.get::<_, i64>(at + i)?.max(0) as u32) };
+    Ok(Standing {
+        glicko: crate::rating::Glicko {
+            rating: r.get(at)?,
+            deviation: r.get(at + 1)?,
+            volatility: r.get(at + 2)?,
+        },
+        rated_games: n(3)?,
+        played: n(4)?,
+        wins: n(5)?,
+        draws: n(6)?,
+        losses: n(7)?,
+        whites: n(8)?,
+        blacks: n(9)?,
+    })
+}
+
+fn player_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlayerRow> {
+    Ok(PlayerRow {
+        token_hash: r.get(0)?,
+        id: r.get(1)?,
+        name: r.get(2)?,
+        abandons: r.get::<_, i64>(3)?.max(0) as u32,
+        last_abandon_ms: r.get::<_, i64>(4)?.max(0) as u64,
+    })
+}
+
+fn player_where(c: &Connection, cond: &str, value: &str) -> Result<Option<PlayerRow>, StoreError> {
+    c.query_row(
+        &format!(
+            "SELECT token_hash, id, name, abandons, last_abandon_ms FROM players WHERE {cond}"
+        ),
+        [value],
+        player_row,
+    )
+    .optional()
+    .map_err(unavailable)
+}
+
+fn seek_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SeekRow> {
+    Ok(SeekRow {
+        token_hash: r.get(0)?,
+        pool: r.get(1)?,
+        name: r.get(2)?,
+        rating: r.get(3)?,
+        since_ms: r.get::<_, i64>(4)?.max(0) as u64,
+        alive_ms: r.get::<_, i64>(5)?.max(0) as u64,
+        not_before_ms: r.get::<_, i64>(6)?.max(0) as u64,
+        paired_code: r.get(7)?,
+    })
+}
+
+fn seek_rows(
+    c: &Connection,
+    sql: &str,
+    params: &[&dyn rusqlite::ToSql],
+) -> Result<Vec<SeekRow>, StoreError> {
+    let mut stmt = c.prepare_cached(sql).map_err(unavailable)?;
+    let rows = stmt.query_map(params, seek_row).map_err(unavailable)?;
+    rows.map(|r| r.map_err(unavailable)).collect()
+}
+
 /// What a create request made (see [`Storage::created`]).
 fn created(conn: &Connection, hash: &str, request: &str) -> Result<Option<String>, StoreError> {
     conn.query_row(
@@ -346,6 +433,98 @@ fn apply_writes(tx: &rusqlite::Transaction<'_>, writes: &[Write]) -> Result<(), 
                     )
                     .map_err(unavailable)?;
                 if n == 0 {
+                    return Err(StoreError::Conflict);
+                }
+            }
+            Write::Player {
+                token_hash,
+                id,
+                name,
+            } => {
+                tx.execute(
+                    "INSERT INTO players (token_hash, id, name) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (token_hash) DO UPDATE SET name = excluded.name",
+                    params![token_hash, id, name],
+                )
+                .map_err(unavailable)?;
+            }
+            Write::Standing(c) => {
+                let start = crate::rating::Glicko::default();
+                let (delta, dev, vol) = c.rated.unwrap_or((0.0, start.deviation, start.volatility));
+                let rated = i64::from(c.rated.is_some());
+                tx.execute(
+                    "INSERT INTO standings (token_hash, kind, rating, deviation, volatility, rated_games,
+                        played, wins, draws, losses, whites, blacks)
+                     VALUES (?1, ?2, ?3 + ?4, ?5, ?6, ?7, 1, ?8, ?9, ?10, ?11, ?12)
+                     ON CONFLICT (token_hash, kind) DO UPDATE SET
+                        rating = rating + ?4,
+                        deviation = CASE WHEN ?7 = 1 THEN ?5 ELSE deviation END,
+                        volatility = CASE WHEN ?7 = 1 THEN ?6 ELSE volatility END,
+                        rated_games = rated_games + ?7, played = played + 1,
+                        wins = wins + ?8, draws = draws + ?9, losses = losses + ?10,
+                        whites = whites + ?11, blacks = blacks + ?12",
+                    params![
+                        c.token_hash, c.kind, start.rating, delta, dev, vol, rated,
+                        c.result[0], c.result[1], c.result[2], c.colour[0], c.colour[1]
+                    ],
+                )
+                .map_err(unavailable)?;
+            }
+            Write::RatedPair { a, b, day } => {
+                tx.execute(
+                    "INSERT INTO rated_pairs (a, b, day, count) VALUES (?1, ?2, ?3, 1)
+                     ON CONFLICT (a, b, day) DO UPDATE SET count = count + 1",
+                    params![a, b, day],
+                )
+                .map_err(unavailable)?;
+            }
+            Write::Abandoned { token_hash, at_ms } => {
+                tx.execute(
+                    "UPDATE players SET abandons = abandons + 1, last_abandon_ms = ?2 WHERE token_hash = ?1",
+                    params![token_hash, *at_ms as i64],
+                )
+                .map_err(unavailable)?;
+            }
+            Write::Seek(s) => {
+                tx.execute(
+                    "INSERT INTO seeks (token_hash, pool, name, rating, since_ms, alive_ms, not_before_ms, paired_code, paired_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL, NULL)
+                     ON CONFLICT (token_hash) DO UPDATE SET pool = excluded.pool, name = excluded.name,
+                        rating = excluded.rating, since_ms = excluded.since_ms, alive_ms = excluded.alive_ms,
+                        not_before_ms = excluded.not_before_ms, paired_code = NULL, paired_ms = NULL",
+                    params![s.token_hash, s.pool, s.name, s.rating, s.since_ms as i64, s.alive_ms as i64, s.not_before_ms as i64],
+                )
+                .map_err(unavailable)?;
+            }
+            Write::Unseek { token_hash, paired } => {
+                let sql = if *paired {
+                    "DELETE FROM seeks WHERE token_hash = ?1"
+                } else {
+                    "DELETE FROM seeks WHERE token_hash = ?1 AND paired_code IS NULL"
+                };
+                tx.execute(sql, params![token_hash]).map_err(unavailable)?;
+            }
+            Write::Alive {
+                token_hashes,
+                at_ms,
+            } => {
+                for h in token_hashes {
+                    tx.execute(
+                        "UPDATE seeks SET alive_ms = ?2 WHERE token_hash = ?1",
+                        params![h, *at_ms as i64],
+                    )
+                    .map_err(unavailable)?;
+                }
+            }
+            Write::Pair { a, b, code, at_ms } => {
+                let n = tx
+                    .execute(
+                        "UPDATE seeks SET paired_code = ?3, paired_ms = ?4
+                         WHERE token_hash IN (?1, ?2) AND paired_code IS NULL",
+                        params![a, b, code, *at_ms as i64],
+                    )
+                    .map_err(unavailable)?;
+                if n != 2 {
                     return Err(StoreError::Conflict);
                 }
             }
@@ -468,6 +647,146 @@ impl Storage for Sqlite {
 
     async fn beat(&self, now_ms: u64, stale_after_ms: u64) -> Result<Option<u64>, StoreError> {
         self.ask(|tx| Job::Beat(now_ms, stale_after_ms, tx)).await?
+    }
+
+    async fn player(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let h = token_hash.to_string();
+        self.read(move |c| player_where(c, "token_hash = ?1", &h))
+            .await
+    }
+
+    async fn player_by_id(&self, id: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| player_where(c, "id = ?1", &id)).await
+    }
+
+    async fn standings(&self, token_hash: &str) -> Result<Vec<(String, Standing)>, StoreError> {
+        let h = token_hash.to_string();
+        self.read(move |c| {
+            let mut stmt = c
+                .prepare_cached(&format!("SELECT s.kind, {STANDING} FROM standings s WHERE s.token_hash = ?1 ORDER BY s.kind"))
+                .map_err(unavailable)?;
+            let rows = stmt
+                .query_map([h], |r| Ok((r.get::<_, String>(0)?, standing(r, 1)?)))
+                .map_err(unavailable)?;
+            rows.map(|r| r.map_err(unavailable)).collect()
+        })
+        .await
+    }
+
+    async fn rated_pairs(&self, a: &str, b: &str, day: i64) -> Result<u32, StoreError> {
+        let (a, b) = (a.to_string(), b.to_string());
+        self.read(move |c| {
+            c.query_row(
+                "SELECT count FROM rated_pairs WHERE a = ?1 AND b = ?2 AND day = ?3",
+                params![a, b, day],
+                |r| r.get::<_, i64>(0),
+            )
+            .optional()
+            .map(|n| n.unwrap_or(0) as u32)
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn leaderboard(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        limit: usize,
+    ) -> Result<Vec<(PlayerRow, Standing)>, StoreError> {
+        let kind = kind.to_string();
+        self.read(move |c| {
+            let mut stmt = c
+                .prepare_cached(&format!(
+                    "SELECT p.token_hash, p.id, p.name, p.abandons, p.last_abandon_ms, {STANDING}
+                     FROM standings s JOIN players p ON p.token_hash = s.token_hash
+                     WHERE s.kind = ?1 AND s.deviation <= ?2 AND s.rated_games > 0
+                     ORDER BY s.rating DESC, p.id LIMIT ?3"
+                ))
+                .map_err(unavailable)?;
+            let rows = stmt
+                .query_map(params![kind, max_deviation, limit as i64], |r| {
+                    Ok((player_row(r)?, standing(r, 5)?))
+                })
+                .map_err(unavailable)?;
+            rows.map(|r| r.map_err(unavailable)).collect()
+        })
+        .await
+    }
+
+    async fn rated_above(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        rating: f64,
+    ) -> Result<u32, StoreError> {
+        let kind = kind.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM standings WHERE kind = ?1 AND deviation <= ?2 AND rated_games > 0 AND rating > ?3",
+                params![kind, max_deviation, rating],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u32)
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn ended_games_of(
+        &self,
+        token_hash: &str,
+        limit: usize,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let h = token_hash.to_string();
+        self.read(move |c| {
+            records(
+                c,
+                "SELECT record FROM games WHERE stage = 'ended' AND (white_hash = ?1 OR black_hash = ?1) ORDER BY updated_ms DESC LIMIT ?2",
+                &[&h, &(limit as i64)],
+            )
+        })
+        .await
+    }
+
+    async fn open_seeks(&self, alive_since_ms: u64) -> Result<Vec<SeekRow>, StoreError> {
+        self.read(move |c| {
+            seek_rows(
+                c,
+                &format!("SELECT {SEEK} FROM seeks WHERE paired_code IS NULL AND alive_ms >= ?1 ORDER BY since_ms"),
+                &[&(alive_since_ms as i64)],
+            )
+        })
+        .await
+    }
+
+    async fn seeks_of(&self, token_hashes: &[String]) -> Result<Vec<SeekRow>, StoreError> {
+        let hashes = token_hashes.to_vec();
+        self.read(move |c| {
+            let mut out = Vec::new();
+            for h in &hashes {
+                out.extend(seek_rows(
+                    c,
+                    &format!("SELECT {SEEK} FROM seeks WHERE token_hash = ?1"),
+                    &[h],
+                )?);
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn forget_seeks(&self, before_ms: u64) -> Result<(), StoreError> {
+        self.read(move |c| {
+            c.execute(
+                "DELETE FROM seeks WHERE paired_code IS NOT NULL AND paired_ms < ?1",
+                [before_ms as i64],
+            )
+            .map(|_| ())
+            .map_err(unavailable)
+        })
+        .await
     }
 
     async fn created(&self, token_hash: &str, request: &str) -> Result<Option<String>, StoreError> {

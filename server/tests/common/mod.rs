@@ -672,6 +672,7 @@ pub fn settings(kind: GameKind, clock: Option<ClockSpec>) -> GameSettings {
         position: None,
         spectators: false,
         audience: false,
+        rated: false,
     }
 }
 
@@ -753,6 +754,39 @@ pub fn wait_moves(db: &Path, code: &str, n: usize) {
         assert!(Instant::now() < end, "move {n} not stored within 60 s");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// A fresh cluster name (its channels in Redis are its own).
+pub fn cluster_name() -> String {
+    format!("t{:08x}", rand::random::<u32>())
+}
+
+/// An instance of the cluster `name` on `db` and `redis`.
+pub fn instance(db: &str, redis: &str, name: &str, env: &[(&str, &str)]) -> Server {
+    Server::start_env(
+        "127.0.0.1:0",
+        std::path::Path::new(db),
+        &["--redis", redis, "--cluster", name, "--msgs-per-sec", "200"],
+        env,
+    )
+}
+
+/// Every game stored in the PostgreSQL database `db`.
+pub fn records_pg(db: &str) -> Vec<takhte_server::game::GameRecord> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let (client, conn) = tokio_postgres::connect(db, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(conn);
+        let rows = client.query("SELECT record FROM games", &[]).await.unwrap();
+        rows.iter()
+            .map(|r| serde_json::from_str(r.get::<_, &str>(0)).unwrap())
+            .collect()
+    })
 }
 
 /// The stored record of a game, read straight from the SQLite file.
@@ -897,6 +931,7 @@ pub fn watched(kind: GameKind, clock: Option<ClockSpec>, audience: bool) -> Game
         position: None,
         spectators: true,
         audience,
+        rated: false,
     }
 }
 
