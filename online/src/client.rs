@@ -260,12 +260,12 @@ impl Worker {
         }
         // Wait for the welcome.
         let deadline = Instant::now() + CONNECT_TIMEOUT;
-        loop {
+        let welcome = loop {
             if Instant::now() > deadline {
                 return Outcome::Lost("no answer to hello".into());
             }
             match read(&mut ws, &self.config.tap) {
-                Ok(Some(ServerMsg::Welcome { .. })) => break,
+                Ok(Some(w @ ServerMsg::Welcome { .. })) => break w,
                 Ok(Some(ServerMsg::Bye { reason, message })) => return bye(reason, message),
                 Ok(Some(ServerMsg::Error {
                     error: ErrorCode::Protocol,
@@ -275,9 +275,11 @@ impl Worker {
                 Ok(None) => {}
                 Err(e) => return Outcome::Lost(e),
             }
-        }
+        };
         *attempt = 0;
         self.emit(ClientEvent::Conn(ConnState::Connected));
+        // The welcome too: the player's public id, the server's claim wait.
+        self.emit(ClientEvent::Msg(welcome));
         // Reopen the games (join again where the join has not been answered), resend the
         // moves not confirmed yet, then what waited. Queued opens, joins and moves are covered
         // by these.

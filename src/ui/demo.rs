@@ -7,11 +7,15 @@ use slint::ComponentHandle;
 
 use crate::i18n::Lang;
 use crate::net::client::{ClientEvent, ConnState};
+use crate::net::protocol::EndState;
 use crate::net::protocol::{
     ClockSpec, ClockState, Crowd, GameState, LiveEntry, LobbyEntry, PlyView, SeatView, ServerMsg,
     Tally,
 };
 use crate::net::public::public_text;
+use crate::net::rating::{
+    KindRecord, LeaderRow, PlayerPage, PoolChoice, Rating, RatingChange, RecentGame,
+};
 use crate::rules::{AnyGame, GameKind, Side};
 use crate::store::OnlineGame;
 
@@ -20,7 +24,7 @@ use takhte_online::session::Pending;
 use takhte_online::transport::Nowhere;
 
 /// The online scenes.
-pub const SCENES: [&str; 11] = [
+pub const SCENES: [&str; 15] = [
     "online-home",
     "online-create",
     "online-creating",
@@ -32,9 +36,25 @@ pub const SCENES: [&str; 11] = [
     "online-live-list",
     "spectate",
     "spectate-back",
+    "quick-seeking",
+    "player-page",
+    "leaderboard",
+    "rated-result",
 ];
 
 const SERVER: &str = "192.168.1.20:7878";
+/// The made-up public id of the opponent.
+const OPPONENT_ID: &str = "5b7970710dee8eea";
+
+/// The server's welcome (the player's public id).
+fn welcome(s: &mut super::AppState, me: &str) {
+    s.handle_net(ClientEvent::Msg(ServerMsg::Welcome {
+        protocol: crate::net::protocol::PROTOCOL_VERSION,
+        name: me.into(),
+        claim_after_ms: 60_000,
+        player: "ffffffffffffffff".into(),
+    }));
+}
 
 fn names(lang: Lang) -> [&'static str; 4] {
     match lang {
@@ -363,6 +383,145 @@ pub fn set_scene(app: &TakhteApp, scene: &str, lang: Lang) -> Result<(), String>
                 c.review_step(-2);
             }
             s.refresh_game();
+        }
+        "quick-seeking" => {
+            drop(s);
+            set_scene(app, "online-home", lang)?;
+            let mut s = app.state.borrow_mut();
+            // Waiting a little while, held back for having left rated games.
+            s.quick_seek(0);
+            let choice = PoolChoice::common()[0];
+            s.handle_net(ClientEvent::Msg(ServerMsg::Seeking {
+                choice,
+                held_ms: 40_000,
+            }));
+            s.refresh_online();
+        }
+        "player-page" => {
+            welcome(&mut s, me);
+            s.open_player(OPPONENT_ID);
+            let recent = |code: &str, kind, opponent: &str, result: &str, rated| RecentGame {
+                code: code.into(),
+                kind,
+                opponent: opponent.into(),
+                result: result.into(),
+                rated,
+                ended_ms: 0,
+            };
+            s.handle_net(ClientEvent::Msg(ServerMsg::Player {
+                page: PlayerPage {
+                    id: OPPONENT_ID.into(),
+                    name: friend.into(),
+                    kinds: vec![
+                        KindRecord {
+                            kind: GameKind::Chess,
+                            rating: Rating {
+                                rating: 1687,
+                                deviation: 64,
+                            },
+                            played: 128,
+                            wins: 71,
+                            draws: 12,
+                            losses: 45,
+                        },
+                        KindRecord {
+                            kind: GameKind::Draughts,
+                            rating: Rating {
+                                rating: 1524,
+                                deviation: 190,
+                            },
+                            played: 3,
+                            wins: 2,
+                            draws: 0,
+                            losses: 1,
+                        },
+                    ],
+                    recent: vec![
+                        recent("K7M3QX", GameKind::Chess, me, "win", true),
+                        recent("P4TZ8H", GameKind::Draughts, third, "loss", true),
+                        recent("W2RD7N", GameKind::Chess, fourth, "draw", false),
+                    ],
+                },
+            }));
+            s.refresh_online();
+        }
+        "leaderboard" => {
+            welcome(&mut s, me);
+            s.open_leaderboard(0);
+            let names = [
+                friend,
+                third,
+                fourth,
+                "Ali",
+                "Shirin Farahani",
+                "Dariush",
+                "Mina",
+            ];
+            let rows: Vec<LeaderRow> = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| LeaderRow {
+                    place: i as u32 + 1,
+                    id: format!("{i:016x}"),
+                    name: n.to_string(),
+                    rating: 2140 - 47 * i as i32,
+                    played: 200 - 9 * i as u32,
+                })
+                .collect();
+            let you = LeaderRow {
+                place: 37,
+                id: "ffffffffffffffff".into(),
+                name: me.into(),
+                rating: 1618,
+                played: 41,
+            };
+            s.handle_net(ClientEvent::Msg(ServerMsg::Leaderboard {
+                kind: GameKind::Chess,
+                rows,
+                you: Some(you),
+            }));
+            s.refresh_online();
+        }
+        "rated-result" => {
+            welcome(&mut s, me);
+            s.online.expect(Pending::Open("K7M3QX".into()));
+            let rated_seat = |name, rating, deviation| SeatView {
+                player: Some(OPPONENT_ID.into()),
+                rating: Some(Rating { rating, deviation }),
+                ..seat(Some(name), true)
+            };
+            let mut st = state(
+                "K7M3QX",
+                GameKind::Chess,
+                &["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"],
+                Some(Side::White),
+                [rated_seat(me, 1603, 70), rated_seat(friend, 1500, 350)],
+                Some(ClockSpec {
+                    base_ms: 180_000,
+                    increment_ms: 2_000,
+                }),
+            );
+            st.rated = true;
+            st.end = Some(EndState {
+                ratings: Some([
+                    RatingChange {
+                        before: 1603,
+                        after: 1611,
+                        provisional: false,
+                    },
+                    RatingChange {
+                        before: 1500,
+                        after: 1391,
+                        provisional: true,
+                    },
+                ]),
+                ..EndState::new(Some(Side::White), "checkmate".into())
+            });
+            s.handle_net(ClientEvent::Msg(ServerMsg::State { state: st }));
+            // The end as it came: the result sheet open.
+            s.result_closed = false;
+            s.refresh_game();
+            s.refresh_online();
         }
         other => return Err(format!("unknown online scene '{other}'")),
     }

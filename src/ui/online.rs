@@ -783,14 +783,7 @@ impl AppState {
         }
         let me = m.you.unwrap_or(Side::White);
         let opp = me.opponent();
-        let mut name = self.player_name(m.seats[opp.index()].name.as_deref());
-        // In a rated game, the opponent's rating beside their name.
-        if let Some(r) = m.seats[opp.index()].rating {
-            name = self.i18n.tr_args(
-                "online-name-rating",
-                &[("name", name), ("rating", self.rating_text(r))],
-            );
-        }
+        let name = self.player_name(m.seats[opp.index()].name.as_deref());
         let live = m.started() && !m.is_over();
         let away = m.away_ms(opp, now);
         let gone = live && !m.seats[opp.index()].online;
@@ -807,6 +800,17 @@ impl AppState {
         } else {
             self.i18n
                 .tr_args("online-opponent-here", &[("name", name.clone())])
+        };
+        // In a rated game, the opponent's rating after the line (a number after words: the
+        // name cannot carry it to its side).
+        let line = match m.seats[opp.index()].rating {
+            Some(r) => format!(
+                "{line}{} {}",
+                if self.i18n.lang().rtl() { "،" } else { "," },
+                self.i18n
+                    .tr_args("online-rating-of", &[("rating", self.rating_text(r))])
+            ),
+            None => line,
         };
         online_board_ui.set_opponent_line(line.into());
         online_board_ui.set_opponent_away(gone);

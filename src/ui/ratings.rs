@@ -250,7 +250,14 @@ impl AppState {
                             "quick-waiting-line",
                             &[
                                 ("pool", self.pool_label(s.choice)),
-                                ("time", self.i18n.clock(waited / 1000 * 1000)),
+                                (
+                                    "time",
+                                    self.i18n.number(format!(
+                                        "{}:{:02}",
+                                        waited / 60_000,
+                                        waited / 1000 % 60
+                                    )),
+                                ),
                             ],
                         )
                         .into(),
