@@ -8,6 +8,9 @@
 #   HANDSHAKES=1 scripts/load.sh 5000   only the rate of new connections (100 at a time)
 #   TLS=1 scripts/load.sh 1000          the same over wss:// (the server's own TLS, a certificate
 #                                       for localhost made here with openssl)
+#   SEEKERS=10000 scripts/load.sh 1000 quick pairing while N games are played: 10,000 players
+#                                       (rated 1000–2000, in the app's six pools) enter over
+#                                       OVER=60 seconds, each resigning the game it gets
 #   INSTANCES=2 scripts/load.sh 1000    N games on 2 instances on PostgreSQL and Redis (started
 #                                       here by scripts/services.sh), each game's players on
 #                                       different instances; INSTANCES=1 is one on PostgreSQL
@@ -59,6 +62,13 @@ for n in "${runs[@]}"; do
     elif [ -n "${SPECTATORS:-}" ]; then
         target/release/takhte-load "${addrs[@]}" --spectators "$n" \
             --seconds "$seconds" "${pidargs[@]}" || true
+    elif [ -n "${SEEKERS:-}" ]; then
+        over=${OVER:-60}
+        ratings=()
+        if [ -z "${INSTANCES:-}" ]; then ratings=(--ratings-db "$dir/load.sqlite"); fi
+        target/release/takhte-load "${addrs[@]}" --games "$n" --idle "$idle" \
+            --seekers "$SEEKERS" --over "$over" "${ratings[@]}" \
+            --seconds "$((over + 15))" "${pidargs[@]}" || true
     else
         target/release/takhte-load "${addrs[@]}" --games "$n" --idle "$idle" \
             --seconds "$seconds" "${pidargs[@]}" || true

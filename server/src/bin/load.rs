@@ -44,6 +44,11 @@ struct Args {
     spectators: usize,
     /// Only measure how fast connections are made: this many, 100 at a time.
     handshakes: usize,
+    /// Quick pairing: this many players enter the pools, spread over `over` seconds.
+    seekers: usize,
+    over: u64,
+    /// The server's SQLite file: the seekers' ratings are written there first (1000–2000).
+    ratings_db: Option<String>,
 }
 
 fn parse() -> Result<Args, String> {
@@ -57,6 +62,9 @@ fn parse() -> Result<Args, String> {
         think_ms: 1000,
         spectators: 0,
         handshakes: 0,
+        seekers: 0,
+        over: 60,
+        ratings_db: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -72,6 +80,9 @@ fn parse() -> Result<Args, String> {
             "--think-ms" => a.think_ms = v()?.parse().map_err(|_| "--think-ms: a number")?,
             "--spectators" => a.spectators = v()?.parse().map_err(|_| "--spectators: a number")?,
             "--handshakes" => a.handshakes = v()?.parse().map_err(|_| "--handshakes: a number")?,
+            "--seekers" => a.seekers = v()?.parse().map_err(|_| "--seekers: a number")?,
+            "--over" => a.over = v()?.parse().map_err(|_| "--over: a number of seconds")?,
+            "--ratings-db" => a.ratings_db = Some(v()?),
             "--help" | "-h" => return Err(
                 "usage: takhte-load --server 127.0.0.1:PORT --games N [--idle M] [--seconds S] [--pid PID] [--think-ms MS]".into(),
             ),
@@ -138,6 +149,11 @@ fn tls_connector(root_pem: &str) -> Result<tokio_rustls::TlsConnector, String> {
 }
 
 async fn connect(server: &str, name: &str) -> Result<Ws, String> {
+    connect_as(server, name, &token::generate()).await
+}
+
+/// [`connect`] as the player `token`.
+async fn connect_as(server: &str, name: &str, token: &str) -> Result<Ws, String> {
     let tcp = tokio::net::TcpStream::connect(server)
         .await
         .map_err(|e| e.to_string())?;
@@ -163,7 +179,7 @@ async fn connect(server: &str, name: &str) -> Result<Ws, String> {
         &mut ws,
         &ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
-            token: token::generate(),
+            token: token.to_string(),
             name: name.into(),
         },
     )
@@ -532,7 +548,7 @@ async fn run(args: Args) {
         spectating: args.spectators > 0,
     });
     let games = if args.spectators > 0 { 1 } else { args.games };
-    let tasks = start_clients(&args, &shared, games).await;
+    let mut tasks = start_clients(&args, &shared, games).await;
     // Wait for the connections, then a warm-up of a few seconds.
     let t = Instant::now();
     while (shared.connected.load(Ordering::Relaxed) as usize)
@@ -545,6 +561,12 @@ async fn run(args: Args) {
     tokio::time::sleep(Duration::from_secs(3)).await;
     shared.measuring.store(true, Ordering::Relaxed);
     let measure_start = Instant::now();
+    // Quick pairing while the games are played: the seekers come over the measuring time.
+    let seeking = (args.seekers > 0).then(|| {
+        let pairing = Arc::new(Pairing::default());
+        tasks.extend(start_seekers(&args, &pairing));
+        pairing
+    });
     let cpu_before: Vec<Option<u64>> = args.pids.iter().map(|p| cpu_ticks(*p)).collect();
     let mut rss_text = watch_memory(&args).await;
     shared.measuring.store(false, Ordering::Relaxed);
@@ -565,6 +587,9 @@ async fn run(args: Args) {
         report_spectators(&args, &shared, &rss_text);
     } else {
         report_games(&args, &shared, connect_time, elapsed, &rss_text);
+    }
+    if let Some(p) = seeking {
+        report_pairing(&args, &p, elapsed);
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     for t in tasks {
@@ -712,5 +737,142 @@ fn report_spectators(args: &Args, shared: &Shared, rss_text: &str) {
         all.len(),
         shared.errors.load(Ordering::Relaxed),
         rss_text
+    );
+}
+
+/// Quick pairing's figures: each seeker's wait from entering to the game's state, those never
+/// paired, failures.
+#[derive(Default)]
+struct Pairing {
+    waits_ms: Mutex<Vec<u32>>,
+    entered: AtomicU64,
+    unpaired: AtomicU64,
+    failed: AtomicU64,
+}
+
+/// The seekers: each connects as a player of its own (rated 1000–2000 when `--ratings-db` is
+/// given), enters one of the app's one-tap pools, waits for its game (at most a minute),
+/// resigns it and leaves. They come evenly over `--over` seconds.
+fn start_seekers(args: &Args, pairing: &Arc<Pairing>) -> Vec<tokio::task::JoinHandle<()>> {
+    let pools = takhte_protocol::rating::PoolChoice::common();
+    let mut rng = rand::thread_rng();
+    let players: Vec<(String, takhte_protocol::rating::PoolChoice, f64)> = (0..args.seekers)
+        .map(|_| {
+            (
+                token::generate(),
+                pools[rng.gen_range(0..pools.len())],
+                rng.gen_range(1000.0..2000.0),
+            )
+        })
+        .collect();
+    if let Some(db) = &args.ratings_db {
+        if let Err(e) = write_ratings(db, &players) {
+            eprintln!("takhte-load: ratings not written ({e}); the seekers are new players");
+        }
+    }
+    let gap = Duration::from_secs_f64(args.over as f64 / args.seekers.max(1) as f64);
+    let start = Instant::now();
+    players
+        .into_iter()
+        .enumerate()
+        .map(|(i, (tok, choice, _))| {
+            let server = args.servers[i % args.servers.len()].clone();
+            let pairing = Arc::clone(pairing);
+            let at = start + gap * i as u32;
+            tokio::spawn(async move {
+                tokio::time::sleep_until(at.into()).await;
+                pairing.entered.fetch_add(1, Ordering::Relaxed);
+                match seek_once(&server, &tok, choice).await {
+                    Ok(Some(ms)) => pairing.waits_ms.lock().unwrap().push(ms),
+                    Ok(None) => {
+                        pairing.unpaired.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(_) => {
+                        pairing.failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// One seeker: the wait in milliseconds until its game's state came (`None`: not paired in a
+/// minute).
+async fn seek_once(
+    server: &str,
+    tok: &str,
+    choice: takhte_protocol::rating::PoolChoice,
+) -> Result<Option<u32>, String> {
+    let mut ws = connect_as(server, "seeker", tok).await?;
+    let mut sent: Option<Instant> = None;
+    let mut code: Option<String> = None;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let msg = match tokio::time::timeout_at(deadline, ws.next()).await {
+            Err(_) => return Ok(None),
+            Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ServerMsg>(t.as_str()).ok(),
+            Ok(Some(Ok(_))) => None,
+            Ok(_) => return Err("closed".into()),
+        };
+        match msg {
+            Some(ServerMsg::Welcome { .. }) => {
+                send(&mut ws, &ClientMsg::Seek { choice }).await?;
+                sent = Some(Instant::now());
+            }
+            Some(ServerMsg::Paired { code: c }) => code = Some(c),
+            Some(ServerMsg::State { state }) if code.as_deref() == Some(&state.code) => {
+                let ms = sent.map_or(0, |t| t.elapsed().as_millis() as u32);
+                send(&mut ws, &ClientMsg::Resign { code: state.code }).await?;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let _ = ws.close(None).await;
+                return Ok(Some(ms));
+            }
+            Some(ServerMsg::Error { message, .. }) => return Err(message),
+            _ => {}
+        }
+    }
+}
+
+/// The seekers' ratings, into the server's SQLite file.
+fn write_ratings(
+    db: &str,
+    players: &[(String, takhte_protocol::rating::PoolChoice, f64)],
+) -> Result<(), String> {
+    let mut conn = rusqlite::Connection::open(db).map_err(|e| e.to_string())?;
+    conn.busy_timeout(Duration::from_secs(10))
+        .map_err(|e| e.to_string())?;
+    let tx = conn.transaction().map_err(|e| e.to_string())?;
+    for (tok, choice, rating) in players {
+        tx.execute(
+            "INSERT OR REPLACE INTO standings (token_hash, kind, rating, deviation, volatility, \
+             rated_games, played) VALUES (?1, ?2, ?3, 60.0, 0.06, 30, 30)",
+            rusqlite::params![takhte_server::token_hash(tok), choice.kind.name(), rating],
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    tx.commit().map_err(|e| e.to_string())
+}
+
+fn report_pairing(args: &Args, p: &Pairing, elapsed: f64) {
+    let mut w = p.waits_ms.lock().unwrap().clone();
+    w.sort_unstable();
+    let q = |f: f64| {
+        w.get(((w.len() as f64 - 1.0) * f).round() as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    println!(
+        "pairing: {} of {} seekers entered over {} s; paired {} ({:.1} pairs/s over the run), \
+         never paired {}, failed {}; enter to game p50 {} ms p99 {} ms max {} ms",
+        p.entered.load(Ordering::Relaxed),
+        args.seekers,
+        args.over,
+        w.len(),
+        w.len() as f64 / 2.0 / elapsed,
+        p.unpaired.load(Ordering::Relaxed),
+        p.failed.load(Ordering::Relaxed),
+        q(0.5),
+        q(0.99),
+        w.last().copied().unwrap_or(0)
     );
 }
