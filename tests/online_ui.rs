@@ -45,7 +45,7 @@ fn two_apps_play_through_a_server_by_taps() {
         app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
         app.window
             .window()
-            .set_size(slint::LogicalSize::new(400.0, 800.0));
+            .set_size(slint::LogicalSize::new(400.0, 1100.0));
         app.window.show().unwrap();
     }
 
@@ -221,7 +221,7 @@ fn a_create_while_the_server_cannot_be_reached_waits_can_be_called_off_and_is_ma
     a.state.borrow_mut().settings.server = Some(addr.clone());
     a.window
         .window()
-        .set_size(slint::LogicalSize::new(400.0, 800.0));
+        .set_size(slint::LogicalSize::new(400.0, 1100.0));
     a.window.show().unwrap();
     press(&a, "Play online with a friend");
     press(&a, "Create a game");
@@ -281,7 +281,7 @@ fn two_apps_in_a_game(dir: &std::path::Path) -> (TakhteApp, TakhteApp) {
         app.state.borrow_mut().settings.server = Some(addr.clone());
         app.window
             .window()
-            .set_size(slint::LogicalSize::new(400.0, 800.0));
+            .set_size(slint::LogicalSize::new(400.0, 1100.0));
         app.window.show().unwrap();
     }
     press(&a, "Play online with a friend");
@@ -393,7 +393,7 @@ fn the_connection_says_whether_it_is_encrypted_and_why_not() {
     let a = TakhteApp::new(Some(dir.path().join("a"))).unwrap();
     a.window
         .window()
-        .set_size(slint::LogicalSize::new(400.0, 800.0));
+        .set_size(slint::LogicalSize::new(400.0, 1100.0));
     a.window.show().unwrap();
     let online = || a.window.global::<OnlineProps>();
     let set = |server: &str, state: ConnState| {

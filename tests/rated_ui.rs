@@ -43,12 +43,18 @@ fn side_of(app: &TakhteApp) -> Side {
         .expect("a seat")
 }
 
+/// An app in a window `height` tall (the testing backend finds only what is on screen: the
+/// settings' recovery code is far down).
 fn app(dir: &std::path::Path, name: &str) -> TakhteApp {
+    app_sized(dir, name, 800.0)
+}
+
+fn app_sized(dir: &std::path::Path, name: &str, height: f32) -> TakhteApp {
     let a = TakhteApp::new(Some(dir.join(name))).unwrap();
     a.state.borrow_mut().set_language(takhte::i18n::Lang::En);
     a.window
         .window()
-        .set_size(slint::LogicalSize::new(400.0, 800.0));
+        .set_size(slint::LogicalSize::new(400.0, height));
     a.window.show().unwrap();
     a
 }
@@ -175,20 +181,27 @@ fn quick_pairing_rated_game_and_the_recovery_code_on_a_second_phone() {
         .get_recovery_code()
         .to_string();
     assert_eq!(code.len(), 28 + 6);
-    let c = app(dir.path(), "c");
+    let c = app_sized(dir.path(), "c", 1800.0);
     c.state.borrow_mut().open(takhte::ui::Screen::Settings);
+    let field = i_slint_backend_testing::ElementHandle::find_by_accessible_label(
+        &c.window,
+        "Use this code",
+    )
+    .find(|h| h.accessible_role() == Some(i_slint_backend_testing::AccessibleRole::TextInput))
+    .expect("the code field");
     // A mistyped code changes nothing, and says so.
     let mut wrong: Vec<char> = code.chars().collect();
     wrong[0] = if wrong[0] == 'A' { 'B' } else { 'A' };
-    let recovery = c.window.global::<RatedProps>();
-    recovery.invoke_use_recovery(wrong.iter().collect::<String>().into());
+    field.set_accessible_value(wrong.iter().collect::<String>());
+    press_last_button(&c, "Use this code");
     assert!(c.window.global::<RatedProps>().get_recovery_error());
     assert_ne!(
         c.state.borrow().online.token(),
         a.state.borrow().online.token()
     );
     // The right one, in lower case with dashes.
-    recovery.invoke_use_recovery(code.replace(' ', "-").to_lowercase().into());
+    field.set_accessible_value(code.replace(' ', "-").to_lowercase());
+    press_last_button(&c, "Use this code");
     assert!(!c.window.global::<RatedProps>().get_recovery_error());
     assert_eq!(
         c.state.borrow().online.token(),

@@ -157,7 +157,7 @@ pub async fn serve(
         let mut round = 0u64;
         loop {
             every.tick().await;
-            pairer.pair_round(round % 4 == 0).await;
+            pairer.pair_round(round.is_multiple_of(4)).await;
             round += 1;
         }
     });

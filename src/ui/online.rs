@@ -805,8 +805,8 @@ impl AppState {
         // name cannot carry it to its side).
         let line = match m.seats[opp.index()].rating {
             Some(r) => format!(
-                "{line}{} {}",
-                if self.i18n.lang().rtl() { "،" } else { "," },
+                "{line}{}{}",
+                self.tr("list-separator"),
                 self.i18n
                     .tr_args("online-rating-of", &[("rating", self.rating_text(r))])
             ),

@@ -94,6 +94,10 @@ impl AppState {
     fn seek(&mut self, choice: PoolChoice) {
         self.ensure_client();
         self.online.seek(choice, Instant::now());
+        // The wait shows on the online screen (from the create form too).
+        if self.screen() != Screen::Online {
+            self.open(Screen::Online);
+        }
         self.refresh_online();
     }
 
