@@ -730,6 +730,9 @@ pub struct LobbyEntry {
     pub clock: Option<ClockSpec>,
     /// The creator's name.
     pub creator: String,
+    /// The creator's public id (their page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creator_id: Option<String>,
     /// The seat left for the one who joins.
     #[serde(with = "forms::side")]
     pub free_seat: Side,

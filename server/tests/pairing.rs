@@ -721,3 +721,29 @@ fn in_a_cluster_a_pairing_made_while_the_player_was_away_is_told_when_they_come_
     assert!(st.you.is_some());
     assert_eq!(games_of_pg(&db, &ta), vec![cb]);
 }
+
+#[test]
+fn a_lobby_entry_names_its_creator_s_page() {
+    let server = Server::scratch(&[]);
+    let mut s = settings(GameKind::Draughts, None);
+    s.public = true;
+    let mut creator = Raw::hello(&server.addr, "Creator");
+    let st = creator.state_of(&ClientMsg::Create {
+        settings: s,
+        request: None,
+    });
+    let id = st.seats.iter().find_map(|x| x.player.clone()).unwrap();
+    let mut other = Raw::hello(&server.addr, "Other");
+    other.send(&ClientMsg::Lobby);
+    let ServerMsg::Lobby { games } = other.until(|m| matches!(m, ServerMsg::Lobby { .. })) else {
+        unreachable!()
+    };
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].creator_id.as_deref(), Some(id.as_str()));
+    other.send(&ClientMsg::Player { id: id.clone() });
+    let ServerMsg::Player { page } = other.until(|m| matches!(m, ServerMsg::Player { .. })) else {
+        unreachable!()
+    };
+    assert_eq!(page.name, "Creator");
+    assert!(page.kinds.is_empty() && page.recent.is_empty());
+}

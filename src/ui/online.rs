@@ -560,6 +560,7 @@ impl AppState {
             title: title.into(),
             line: line.into(),
             highlight: g.your_turn && g.opponent.is_some(),
+            player: SharedString::default(),
         }
     }
 
@@ -693,6 +694,7 @@ impl AppState {
                         )
                         .into(),
                     highlight: false,
+                    player: e.creator_id.clone().unwrap_or_default().into(),
                 }
             })
             .collect()
@@ -727,6 +729,7 @@ impl AppState {
                     )
                     .into(),
                 highlight: false,
+                player: SharedString::default(),
             })
             .collect()
     }

@@ -359,6 +359,7 @@ impl AppState {
                 }
                 .into(),
                 highlight: g.result == "win",
+                player: SharedString::default(),
             })
             .collect();
         r.set_page_recent(ModelRc::new(VecModel::from(recent)));

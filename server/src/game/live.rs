@@ -262,12 +262,13 @@ impl Live {
         let free = [Side::White, Side::Black]
             .into_iter()
             .find(|s| r.seats[s.index()].is_none())?;
-        let creator = r.seats[free.opponent().index()].as_ref()?.name.clone();
+        let seat = r.seats[free.opponent().index()].as_ref()?;
         Some(LobbyEntry {
             code: r.code.clone(),
             kind: r.kind(),
             clock: r.settings.clock,
-            creator,
+            creator: seat.name.clone(),
+            creator_id: Some(crate::player_id(&seat.token_hash)),
             free_seat: free,
             created_ms: r.created_ms,
         })

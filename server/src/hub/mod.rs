@@ -435,6 +435,12 @@ impl Hub {
                     max: self.config.max_open_games,
                 },
                 Write::Insert(live.rec.clone()),
+                // Their page exists from their first game.
+                Write::Player {
+                    token_hash: actor.token_hash.clone(),
+                    id: crate::player_id(&actor.token_hash),
+                    name: actor.name.clone(),
+                },
             ];
             if let Some(r) = &request {
                 writes.push(Write::Request {
@@ -675,6 +681,14 @@ impl Hub {
             writes.push(Write::OpenGamesBelow {
                 players: seated,
                 max: self.config.max_open_games,
+            });
+        }
+        if joining {
+            // The one who sits down has a page from their first game.
+            writes.push(Write::Player {
+                token_hash: actor.token_hash.clone(),
+                id: crate::player_id(&actor.token_hash),
+                name: actor.name.clone(),
             });
         }
         if let Some(new) = &effects.new_game {
