@@ -395,9 +395,10 @@ impl OnlineSession {
                 player,
                 ..
             } => {
+                // (The player's games are asked for by the screens that show them: a refusal of
+                // an unasked request would call off what the player is waiting for.)
                 self.claim_after_ms = claim_after_ms;
                 self.player = player;
-                let _ = self.send(ClientMsg::MyGames);
             }
             ServerMsg::State { state } => {
                 let code = state.code.clone();
