@@ -13,21 +13,6 @@ use i_slint_backend_testing::ElementHandle;
 use slint::ComponentHandle;
 use takhte::ui::{BoardProps, OnlineBoardProps, OnlineProps, TakhteApp};
 
-/// Lets both apps take in what the network brought until `done` (or fails after 15 s).
-fn until(apps: &[&TakhteApp], what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
-        for a in apps {
-            a.state.borrow_mut().net_tick();
-        }
-        if done() {
-            return;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn two_apps_play_through_a_server_by_taps() {
     let dir = tempfile::tempdir().unwrap();

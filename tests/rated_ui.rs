@@ -3,29 +3,12 @@
 //! play a rated game and see their ratings move; the recovery code of one moves that player to
 //! a third app, which has the same rating and goes on with the game in progress.
 
-use std::time::{Duration, Instant};
-
 mod common;
 
 use common::*;
 use slint::ComponentHandle;
 use takhte::ui::{BoardProps, OnlineBoardProps, RatedProps, TakhteApp};
 use takhte_rules::Side;
-
-/// Lets the apps take in what the network brought until `done` (or fails after 20 s).
-fn until(apps: &[&TakhteApp], what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        for a in apps {
-            a.state.borrow_mut().net_tick();
-        }
-        if done() {
-            return;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// A text without its directional isolates (a rating such as "1500?" is one).
 fn plain(s: &str) -> String {

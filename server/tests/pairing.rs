@@ -193,12 +193,7 @@ fn two_players_are_paired_into_a_rated_game_and_see_their_ratings_move() {
     // The page of the winner, asked by the loser: the rating, one win, the game.
     let winner_id = sa.seats[0].player.clone().unwrap();
     let loser = if white_is_a { &mut b } else { &mut a };
-    loser.send(&ClientMsg::Player {
-        id: winner_id.clone(),
-    });
-    let ServerMsg::Player { page } = loser.until(|m| matches!(m, ServerMsg::Player { .. })) else {
-        unreachable!()
-    };
+    let page = page_of(loser, &winner_id);
     assert_eq!(page.id, winner_id);
     assert_eq!(page.name, if white_is_a { "Ava" } else { "Bahram" });
     let chess = page
@@ -216,14 +211,7 @@ fn two_players_are_paired_into_a_rated_game_and_see_their_ratings_move() {
     assert_eq!(page.recent[0].result, "win");
     assert!(page.recent[0].rated);
     // Two provisional players: nobody on the leaderboard, nobody's place.
-    loser.send(&ClientMsg::Leaderboard {
-        kind: GameKind::Chess,
-    });
-    let ServerMsg::Leaderboard { rows, you, .. } =
-        loser.until(|m| matches!(m, ServerMsg::Leaderboard { .. }))
-    else {
-        unreachable!()
-    };
+    let (_, rows, you) = board_of(loser, GameKind::Chess);
     assert!(
         rows.is_empty(),
         "provisional players on the leaderboard: {rows:?}"
@@ -325,6 +313,31 @@ fn a_cancelled_or_gone_player_is_never_paired_and_one_pool_at_a_time() {
     let (e, message) = late.error();
     assert_eq!(e, takhte_protocol::ErrorCode::BadSettings);
     assert!(message.contains("clock"), "{message}");
+}
+
+/// A player's page, asked on `r`.
+fn page_of(r: &mut Raw, id: &str) -> takhte_protocol::rating::PlayerPage {
+    r.send(&ClientMsg::Player { id: id.to_string() });
+    match r.until(|m| matches!(m, ServerMsg::Player { .. })) {
+        ServerMsg::Player { page } => page,
+        _ => unreachable!(),
+    }
+}
+
+/// A leaderboard, asked on `r`: (kind, rows, your place).
+fn board_of(
+    r: &mut Raw,
+    kind: GameKind,
+) -> (
+    GameKind,
+    Vec<takhte_protocol::rating::LeaderRow>,
+    Option<takhte_protocol::rating::LeaderRow>,
+) {
+    r.send(&ClientMsg::Leaderboard { kind });
+    match r.until(|m| matches!(m, ServerMsg::Leaderboard { .. })) {
+        ServerMsg::Leaderboard { kind, rows, you } => (kind, rows, you),
+        _ => unreachable!(),
+    }
 }
 
 /// Names of the seated players, sorted.
@@ -533,14 +546,7 @@ fn established_players_on_the_leaderboard_and_your_place() {
     set_rating(&server.db, &t[2], GameKind::Draughts, 1400.0, 100.0);
     set_rating(&server.db, &t[3], GameKind::Draughts, 2400.0, 300.0);
     let mut r = Raw::hello_as(&server.addr, "x", &t[1]);
-    r.send(&ClientMsg::Leaderboard {
-        kind: GameKind::Draughts,
-    });
-    let ServerMsg::Leaderboard { kind, rows, you } =
-        r.until(|m| matches!(m, ServerMsg::Leaderboard { .. }))
-    else {
-        unreachable!()
-    };
+    let (kind, rows, you) = board_of(&mut r, GameKind::Draughts);
     assert_eq!(kind, GameKind::Draughts);
     let ratings: Vec<i32> = rows.iter().map(|r| r.rating).collect();
     assert_eq!(ratings, vec![1800, 1650, 1400]);
@@ -553,23 +559,9 @@ fn established_players_on_the_leaderboard_and_your_place() {
     assert_eq!(you.id, rows[1].id);
     // A provisional player has none; another kind's board is empty.
     let mut p = Raw::hello_as(&server.addr, "p", &t[3]);
-    p.send(&ClientMsg::Leaderboard {
-        kind: GameKind::Draughts,
-    });
-    let ServerMsg::Leaderboard { you, .. } =
-        p.until(|m| matches!(m, ServerMsg::Leaderboard { .. }))
-    else {
-        unreachable!()
-    };
+    let (_, _, you) = board_of(&mut p, GameKind::Draughts);
     assert_eq!(you, None);
-    p.send(&ClientMsg::Leaderboard {
-        kind: GameKind::MineChess,
-    });
-    let ServerMsg::Leaderboard { rows, .. } =
-        p.until(|m| matches!(m, ServerMsg::Leaderboard { .. }))
-    else {
-        unreachable!()
-    };
+    let (_, rows, _) = board_of(&mut p, GameKind::MineChess);
     assert!(rows.is_empty());
 }
 
@@ -633,12 +625,7 @@ fn in_a_cluster_players_waiting_on_different_instances_are_paired_once() {
     assert_eq!(ew, eb);
     let [cw, cbl] = ew.ratings.expect("rated");
     assert_eq!((cw.after, cbl.after), (1662, 1338));
-    a.send(&ClientMsg::Player {
-        id: sa.seats[0].player.clone().unwrap(),
-    });
-    let ServerMsg::Player { page } = a.until(|m| matches!(m, ServerMsg::Player { .. })) else {
-        unreachable!()
-    };
+    let page = page_of(&mut a, sa.seats[0].player.as_deref().unwrap());
     assert_eq!(page.kinds[0].rating.rating, 1662);
     assert_eq!(page.recent[0].code, ca);
     // Twenty more, alternating instances, all at once, both instances pairing every quarter
@@ -740,10 +727,7 @@ fn a_lobby_entry_names_its_creator_s_page() {
     };
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].creator_id.as_deref(), Some(id.as_str()));
-    other.send(&ClientMsg::Player { id: id.clone() });
-    let ServerMsg::Player { page } = other.until(|m| matches!(m, ServerMsg::Player { .. })) else {
-        unreachable!()
-    };
+    let page = page_of(&mut other, &id);
     assert_eq!(page.name, "Creator");
     assert!(page.kinds.is_empty() && page.recent.is_empty());
 }

@@ -348,7 +348,7 @@ impl AppState {
 
     /// A time control inside a sentence: "3+2" (in Persian "۳+۲", kept left to right by the
     /// isolate `tr_args` puts it in, or it reads "۲+۳"), or "No clock".
-    fn clock_in_line(&self, clock: Option<ClockSpec>) -> String {
+    pub(super) fn clock_in_line(&self, clock: Option<ClockSpec>) -> String {
         match clock {
             Some(c) => self.i18n.number(
                 TimeControl {

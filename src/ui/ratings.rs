@@ -41,18 +41,8 @@ impl AppState {
             "quick-pool",
             &[
                 ("game", self.game_name(c.kind)),
-                ("clock", self.clock_label(c.clock)),
+                ("clock", self.clock_in_line(Some(c.clock))),
             ],
-        )
-    }
-
-    fn clock_label(&self, c: ClockSpec) -> String {
-        self.i18n.number(
-            TimeControl {
-                base_ms: c.base_ms,
-                increment_ms: c.increment_ms,
-            }
-            .label(),
         )
     }
 

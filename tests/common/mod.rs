@@ -72,3 +72,21 @@ pub fn moves(app: &TakhteApp) -> Vec<String> {
 pub fn view(app: &TakhteApp) -> takhte::game::View {
     app.state.borrow().controller.as_ref().unwrap().view()
 }
+
+/// Lets the apps take in what the network brought until `done` (or fails after 20 s).
+pub fn until(apps: &[&TakhteApp], what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        for a in apps {
+            a.state.borrow_mut().net_tick();
+        }
+        if done() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

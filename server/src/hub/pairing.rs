@@ -297,7 +297,7 @@ impl Hub {
             pools.entry(s.pool.clone()).or_default().push(s);
         }
         for (pool, seeks) in pools {
-            let Some(choice) = choice_of(&pool) else {
+            let Some(choice) = PoolChoice::parse(&pool) else {
                 continue;
             };
             for (i, j) in pairs_of(&seeks, now) {
@@ -414,11 +414,6 @@ impl Hub {
     }
 }
 
-/// The pool of a key (`chess:180+2`).
-pub fn choice_of(key: &str) -> Option<PoolChoice> {
-    PoolChoice::parse(key)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,9 +484,9 @@ mod tests {
     #[test]
     fn pool_keys_read_back() {
         for c in PoolChoice::common() {
-            assert_eq!(choice_of(&c.key()), Some(c));
+            assert_eq!(PoolChoice::parse(&c.key()), Some(c));
         }
-        assert_eq!(choice_of("chess"), None);
-        assert_eq!(choice_of("go:180+2"), None);
+        assert_eq!(PoolChoice::parse("chess"), None);
+        assert_eq!(PoolChoice::parse("go:180+2"), None);
     }
 }
