@@ -610,6 +610,16 @@ impl Hub {
                         message: "the game changed meanwhile; try again".into(),
                     })
                 }
+                // With several instances this copy of the game may be behind the stored one
+                // (a seat taken or a move made on another instance, its message still on the
+                // way): a refusal is given only on the game as stored.
+                Err(Failure::Refused(r)) if attempt < 2 && self.bus.get().is_some() => {
+                    let seq = inner.live.rec.seq;
+                    self.refresh_from_store(room, inner).await;
+                    if inner.live.rec.seq == seq {
+                        return Err(r);
+                    }
+                }
                 Err(Failure::Refused(r)) => return Err(r),
                 Ok(()) => return Ok(()),
             }
