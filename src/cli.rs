@@ -449,7 +449,7 @@ fn autoplay(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
             &id,
             now,
             crate::store::now_unix(),
-            std::time::Instant::now(),
+            web_time::Instant::now(),
         );
         store
             .save_game_with_retry(&rec, 3)

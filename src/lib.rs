@@ -7,10 +7,12 @@
 #![warn(missing_docs)]
 
 pub mod android;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod i18n;
 pub mod sound;
 pub mod ui;
+pub mod web;
 
 pub use takhte_ai as ai;
 pub use takhte_game as game;
@@ -19,7 +21,17 @@ pub use takhte_store as store;
 
 /// Online play as the app sees it: the protocol's parts and the online library's.
 pub mod net {
-    pub use takhte_online::{bot, client, mirror, SERVER_ENV};
+    #[cfg(not(target_arch = "wasm32"))]
+    pub use takhte_online::{bot, client};
+    pub use takhte_online::{mirror, SERVER_ENV};
+
+    /// The connection's types under the native client's name, in the browser (which has the
+    /// page's WebSocket instead of the native client).
+    #[cfg(target_arch = "wasm32")]
+    pub mod client {
+        pub use takhte_online::address::{ServerAddress, DEFAULT_PORT};
+        pub use takhte_online::transport::{ClientEvent, ConnState, Fatal, TlsProblem};
+    }
     pub use takhte_protocol::messages as protocol;
     pub use takhte_protocol::{
         code, public, rating, recovery, token, CLAIM_AFTER_MS, LAG_ALLOWANCE_MS,

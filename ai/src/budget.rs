@@ -6,7 +6,8 @@
 //! returns within a millisecond or so.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// How often (in nodes) the clock and the flag are read.
 const POLL: u64 = 1024;

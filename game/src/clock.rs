@@ -1,6 +1,6 @@
 //! Chess clocks with increment. Time is an input (`Instant`), so tests drive it by hand.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use takhte_rules::Side;
 

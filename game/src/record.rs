@@ -1,7 +1,7 @@
 //! Converting a game (session, mode, clock, die) to and from the store's plain record.
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use takhte_ai::Engine;
 use takhte_rules::{GameKind, GameResult, Side};

@@ -10,6 +10,7 @@
 //! - [`tls`]: encrypted connections for the native client (pure-Rust cryptography);
 //! - [`client`]: the native transport (a WebSocket on a thread of its own that reconnects by
 //!   itself);
+//! - [`web`]: the browser's transport (the page's WebSocket, reconnecting with the same book);
 //! - [`bot`]: a headless player for tests, load runs and `takhte online-bot`.
 //!
 //! The modules' arrows: `bot → session → {mirror, transport}`, `client → {book, transport}`.
@@ -17,12 +18,17 @@
 #![deny(missing_docs)]
 
 pub mod book;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod bot;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod client;
 pub mod mirror;
 pub mod session;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod tls;
 pub mod transport;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 pub use takhte_protocol::address;
 

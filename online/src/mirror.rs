@@ -6,7 +6,7 @@
 //! server's public texts, so a minesweeper chess mirror never knows a hidden mine (its
 //! positions are stand-ins, see [`takhte_protocol::public`]).
 
-use std::time::Instant;
+use web_time::Instant;
 
 use takhte_game::{GameEnd, GameStart, OnlineState, TimeControl};
 use takhte_rules::{AnyGame, GameKind, GameResult, PositionError, Side};

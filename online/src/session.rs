@@ -10,7 +10,7 @@
 //! the mirrors.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use web_time::Instant;
 
 use takhte_game::Outgoing;
 use takhte_protocol::code::{self, CodeError};

@@ -35,6 +35,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route(WS_PATH, get(ws))
         .route("/", get(index))
         .route("/join/{code}", get(join_page))
+        .route("/watch/{code}", get(crate::web::watch_page))
+        .route("/app/{*file}", get(crate::web::app_file))
         .with_state(hub)
 }
 
@@ -72,8 +74,12 @@ fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
     last.trim().parse().ok()
 }
 
-async fn index() -> impl IntoResponse {
+async fn index(State(hub): State<Arc<Hub>>) -> axum::response::Response {
+    if let Some(page) = crate::web::app_page(&hub) {
+        return page;
+    }
     format!("Takhte game server (protocol {PROTOCOL_VERSION}). The app connects to {WS_PATH}.\n")
+        .into_response()
 }
 
 /// This server as the request reached it: its name from the `Host` header, encrypted when it
@@ -99,7 +105,11 @@ async fn join_page(
     Path(code): Path<String>,
     headers: axum::http::HeaderMap,
     State(hub): State<Arc<Hub>>,
-) -> impl IntoResponse {
+) -> axum::response::Response {
+    // With the browser version: the app itself, which joins the game.
+    if let Some(page) = crate::web::app_page(&hub) {
+        return page;
+    }
     let code = code::normalize(&code).unwrap_or_default();
     let link = match reached_as(&hub, &headers) {
         Some(server) => app_link(&code, &server),
@@ -118,6 +128,7 @@ async fn join_page(
     Html(format!(
         "<!doctype html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Takhte</title></head><body>{body}</body></html>"
     ))
+    .into_response()
 }
 
 /// Serves until the process ends: the routes, the clock ticker (with the heartbeat) and the

@@ -15,6 +15,7 @@ pub mod hub;
 pub mod rating;
 pub mod store;
 pub mod tls;
+pub mod web;
 
 use sha2::{Digest, Sha256};
 

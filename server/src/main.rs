@@ -36,6 +36,9 @@ usage: takhte-server [OPTIONS]
   --behind-proxy           the server is reached only through a reverse proxy that sets
                            X-Forwarded-For (as server/nginx.conf does): the limits per
                            address use that header's last address
+  --web DIR                serve the browser version built into DIR (scripts/build-web.sh):
+                           / is the app, /join/CODE and /watch/CODE open it on that game;
+                           without it those pages only point to the app
   --help                   this text
 
 The line 'takhte-server: listening on ADDR' on standard output says the server is ready.";
@@ -92,6 +95,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "--max-spectators" => out.config.max_spectators = number(a, value(a)?)?,
             "--max-suggestions" => out.config.max_suggestions = number(a, value(a)?)? as u32,
             "--behind-proxy" => out.config.behind_proxy = true,
+            "--web" => out.config.web_dir = Some(PathBuf::from(value(a)?)),
             "--tls-cert" => out.tls_cert = Some(PathBuf::from(value(a)?)),
             "--tls-key" => out.tls_key = Some(PathBuf::from(value(a)?)),
             other => return Err(format!("unknown option '{other}' (see --help)")),
@@ -101,6 +105,14 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
         return Err("--tls-cert and --tls-key go together".into());
     }
     out.config.tls = out.tls_cert.is_some();
+    if let Some(dir) = &out.config.web_dir {
+        if !dir.join("index.html").is_file() {
+            return Err(format!(
+                "--web {}: no index.html there (build it with scripts/build-web.sh)",
+                dir.display()
+            ));
+        }
+    }
     Ok(Some(out))
 }
 

@@ -157,6 +157,13 @@ impl TakhteApp {
         s.online_join(link);
     }
 
+    /// Opens the online screen watching the game of `code` (a `/watch/CODE` link).
+    pub fn open_watch(&self, code: &str) {
+        let mut s = self.state.borrow_mut();
+        s.open_online();
+        s.online_watch(code);
+    }
+
     /// Gives the app the platform's share menu (Android's): the share sheet and the invite
     /// screen then offer "Send…", which hands the text to it.
     pub fn set_system_share(&self, share: impl Fn(&str, &str) -> bool + 'static) {

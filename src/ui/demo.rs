@@ -1,7 +1,8 @@
 //! The online scenes of `takhte screenshot`: the online screens filled with a made-up server's
 //! answers (no network), so that they can be drawn and looked at.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use slint::ComponentHandle;
 

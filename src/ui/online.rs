@@ -7,19 +7,16 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 
 use crate::game::{Controller, TimeControl};
-use crate::net::client::{
-    Client, ClientConfig, ClientEvent, ConnState, Fatal, ServerAddress, TlsProblem,
-};
+use crate::net::client::{ClientEvent, ConnState, Fatal, ServerAddress, TlsProblem};
 use crate::net::code;
 use crate::net::protocol::{
     ClientMsg, ClockSpec, CloseReason, ColourChoice, ErrorCode, GameSettings,
 };
-use crate::net::SERVER_ENV;
 use crate::rules::{GameKind, Side};
 use crate::store::OnlineGame;
 use takhte_online::session::{Notice, OnlineError};
@@ -38,6 +35,7 @@ pub fn register(state: &Rc<RefCell<AppState>>) {
     STATE.with(|s| *s.borrow_mut() = Some(Rc::downgrade(state)));
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn wake() {
     let _ = slint::invoke_from_event_loop(|| {
         STATE.with(|s| {
@@ -103,11 +101,15 @@ pub(super) fn online_error_key(e: &OnlineError) -> &'static str {
 }
 
 impl AppState {
-    /// The server address: the setting, else `TAKHTE_SERVER`, else none.
+    /// The server address: the setting, else `TAKHTE_SERVER` (in the browser: the server the
+    /// page came from), else none.
     pub fn online_address(&self) -> String {
         match self.settings.server.as_deref().map(str::trim) {
             Some(a) if !a.is_empty() => a.to_string(),
-            _ => std::env::var(SERVER_ENV)
+            #[cfg(target_arch = "wasm32")]
+            _ => crate::web::page_server().unwrap_or_default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            _ => std::env::var(crate::net::SERVER_ENV)
                 .unwrap_or_default()
                 .trim()
                 .to_string(),
@@ -124,15 +126,8 @@ impl AppState {
         if self.online.is_connected_to(&address) {
             return;
         }
-        let client = Client::start(ClientConfig {
-            address: address.clone(),
-            token: self.online.token().to_string(),
-            name: self.settings.player_name.clone(),
-            wake: Some(Arc::new(wake)),
-            tap: None,
-            extra_roots: crate::net::client::extra_roots_from_env(),
-        });
-        self.online.connect(&address, Box::new(client));
+        let transport = connect(&address, self.online.token(), &self.settings.player_name);
+        self.online.connect(&address, transport);
     }
 
     /// Takes in what the network brought; the UI timer and the client's wake-up call it.
@@ -853,4 +848,31 @@ impl AppState {
             name
         })
     }
+}
+
+/// The connection to `address`: the native client (a WebSocket on a thread of its own).
+#[cfg(not(target_arch = "wasm32"))]
+fn connect(address: &str, token: &str, name: &str) -> Box<dyn takhte_online::transport::Transport> {
+    Box::new(crate::net::client::Client::start(
+        crate::net::client::ClientConfig {
+            address: address.to_string(),
+            token: token.to_string(),
+            name: name.to_string(),
+            wake: Some(Arc::new(wake)),
+            tap: None,
+            extra_roots: crate::net::client::extra_roots_from_env(),
+        },
+    ))
+}
+
+/// The connection to `address`: the page's WebSocket.
+#[cfg(target_arch = "wasm32")]
+fn connect(address: &str, token: &str, name: &str) -> Box<dyn takhte_online::transport::Transport> {
+    Box::new(takhte_online::web::WebTransport::start(
+        takhte_online::web::WebConfig {
+            address: address.to_string(),
+            token: token.to_string(),
+            name: name.to_string(),
+        },
+    ))
 }

@@ -2,7 +2,7 @@
 //! player's taps become the online session's requests, and what the session knows becomes
 //! the screens' properties. The pools, the ratings and the pairing are the server's.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 

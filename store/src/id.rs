@@ -40,8 +40,10 @@ pub(crate) fn next_suffix() -> u16 {
     static COUNT: AtomicU32 = AtomicU32::new(0);
     let start = *START.get_or_init(|| {
         let mut hasher = RandomState::new().build_hasher();
+        // The browser has no process ids: its clock and hasher keys alone.
+        #[cfg(not(target_arch = "wasm32"))]
         hasher.write_u32(std::process::id());
-        if let Ok(elapsed) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        if let Ok(elapsed) = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH) {
             hasher.write_u128(elapsed.as_nanos());
         }
         hasher.finish() as u32

@@ -31,8 +31,10 @@
 
 #![deny(missing_docs)]
 
+#[cfg(not(target_arch = "wasm32"))]
 mod atomic;
 mod damage;
+mod disk;
 mod error;
 mod id;
 
@@ -40,11 +42,12 @@ pub use id::civil_from_days;
 mod record;
 
 use std::ffi::OsString;
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+use web_time::{SystemTime, UNIX_EPOCH};
 
+use disk as fs;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -118,7 +121,7 @@ impl Store {
             path: games.clone(),
             message: e.to_string(),
         })?;
-        if !games.is_dir() {
+        if !fs::is_dir(&games) {
             return Err(StoreError::Open {
                 path: games,
                 message: "not a folder".to_string(),
@@ -174,7 +177,7 @@ impl Store {
         let games = self.games_dir();
         for _ in 0..=u16::MAX {
             let candidate = format!("{stamp}-{:04x}", next_suffix());
-            if fs::symlink_metadata(games.join(format!("{candidate}{EXTENSION}"))).is_err() {
+            if !fs::exists(&games.join(format!("{candidate}{EXTENSION}"))) {
                 return candidate;
             }
         }
@@ -221,7 +224,7 @@ impl Store {
         loop {
             match self.save_game(game) {
                 Err(StoreError::Write { .. }) if attempt < attempts => {
-                    std::thread::sleep((BACKOFF_STEP * attempt).min(MAX_BACKOFF));
+                    pause((BACKOFF_STEP * attempt).min(MAX_BACKOFF));
                     attempt += 1;
                 }
                 result => return result,
@@ -281,30 +284,21 @@ impl Store {
     /// be read at all (a damaged file is still never an error).
     pub fn try_list_games(&self) -> Result<Vec<ListedGame>, StoreError> {
         let games = self.games_dir();
-        let entries = fs::read_dir(&games).map_err(|e| StoreError::Open {
+        let entries = fs::list(&games).map_err(|e| StoreError::Open {
             path: games.clone(),
             message: e.to_string(),
         })?;
         let mut listed = Vec::new();
-        for entry in entries.flatten() {
-            let Ok(file) = entry.file_name().into_string() else {
-                continue;
-            };
+        for entry in entries {
+            let file = entry.name;
             let Some(id) = file.strip_suffix(EXTENSION) else {
                 continue;
             };
-            if !id::is_valid(id) || atomic::is_temp_name(&file) {
+            if !id::is_valid(id) || is_temp_name(&file) {
                 continue;
             }
-            let path = entry.path();
-            let (modified_unix, is_dir) = match fs::metadata(&path) {
-                Ok(meta) => (
-                    meta.modified().map(unix_seconds).unwrap_or(0),
-                    meta.is_dir(),
-                ),
-                Err(_) => (0, false),
-            };
-            if is_dir {
+            let (path, modified_unix) = (entry.path, entry.modified_unix);
+            if entry.is_dir {
                 continue;
             }
             let entry = match fs::read(&path) {
@@ -398,7 +392,7 @@ impl Store {
     /// Removes temporary files left by a crash mid-write (in the data folder and in `games/`),
     /// returning how many were removed. [`Store::open`] does this already; failures are ignored.
     pub fn clean_temp_files(&self) -> usize {
-        atomic::remove_temp_files(&self.dir) + atomic::remove_temp_files(&self.games_dir())
+        fs::remove_temp_files(&self.dir) + fs::remove_temp_files(&self.games_dir())
     }
 
     fn game_path(&self, id: &str) -> Result<PathBuf, StoreError> {
@@ -410,7 +404,7 @@ impl Store {
     }
 
     fn load_or_default<T: DeserializeOwned + Default>(&self, name: &str) -> (T, Option<Damage>) {
-        match fs::read(self.dir.join(name)) {
+        match fs::read(&self.dir.join(name)) {
             Ok(bytes) => match damage::decode(&bytes) {
                 Ok(value) => (value, None),
                 Err(damage) => (T::default(), Some(damage)),
@@ -447,10 +441,28 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
         message: format!("cannot encode: {e}"),
     })?;
     bytes.push(b'\n');
-    atomic::write_atomic(path, &bytes)
+    fs::write(path, &bytes)
 }
 
-fn unix_seconds(time: SystemTime) -> u64 {
+/// Whether a file name is a write in progress (never a saved game).
+fn is_temp_name(name: &str) -> bool {
+    #[cfg(not(target_arch = "wasm32"))]
+    return atomic::is_temp_name(name);
+    #[cfg(target_arch = "wasm32")]
+    return name.starts_with('.');
+}
+
+/// Waits a moment between two tries; the browser's page cannot sleep, so there it tries again
+/// at once.
+fn pause(d: Duration) {
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::sleep(d);
+    #[cfg(target_arch = "wasm32")]
+    let _ = d;
+}
+
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(crate) fn unix_seconds(time: SystemTime) -> u64 {
     time.duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0)
@@ -459,6 +471,7 @@ fn unix_seconds(time: SystemTime) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn game(store: &Store, now: u64) -> GameRecord {
         let mode = ModeRecord {

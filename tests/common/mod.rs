@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod webdriver;
+
 use i_slint_backend_testing::ElementHandle;
 use slint::platform::PointerEventButton;
 use slint::ComponentHandle;

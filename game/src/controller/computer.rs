@@ -1,5 +1,7 @@
 //! The controller's computer player: a search on a worker thread, cancelled when the game
-//! changes, its answer taken in on the UI's thread.
+//! changes, its answer taken in on the UI's thread. Where there are no threads (the browser),
+//! the search runs on the UI's thread at the tick after the one that asked for it, so the
+//! page shows that the computer is thinking before the search starts.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
@@ -43,15 +45,24 @@ impl Controller {
         let (tx, rx) = channel();
         let engine = Arc::clone(&self.engine);
         let flag = Arc::clone(&cancel);
-        std::thread::spawn(move || {
+        let search = move || {
             let answer = engine.think(&req, &flag);
             let _ = tx.send(answer);
-        });
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let job: Option<Box<dyn FnOnce() + Send>> = {
+            std::thread::spawn(search);
+            None
+        };
+        #[cfg(target_arch = "wasm32")]
+        let job: Option<Box<dyn FnOnce() + Send>> = Some(Box::new(search));
         self.pending = Some(Pending {
             generation: self.generation,
             purpose,
             cancel,
             answer: rx,
+            job,
+            ticks: 0,
         });
     }
 
@@ -70,7 +81,18 @@ impl Controller {
 
     /// Applies the computer's answer if it has come; drops an answer for an old position.
     pub fn poll_ai(&mut self) -> bool {
-        let Some(p) = &self.pending else { return false };
+        let Some(p) = &mut self.pending else {
+            return false;
+        };
+        if p.job.is_some() {
+            p.ticks += 1;
+            if p.ticks < 2 {
+                return false; // the page draws "thinking" first
+            }
+            if let Some(job) = p.job.take() {
+                job();
+            }
+        }
         match p.answer.try_recv() {
             Ok(answer) => {
                 let p = self.pending.take().expect("pending was Some");
@@ -87,7 +109,12 @@ impl Controller {
 
     /// Waits up to `timeout` for the computer's answer and applies it (for tests and the CLI).
     pub fn wait_for_ai(&mut self, timeout: Duration) -> bool {
-        let Some(p) = &self.pending else { return false };
+        let Some(p) = &mut self.pending else {
+            return false;
+        };
+        if let Some(job) = p.job.take() {
+            job();
+        }
         match p.answer.recv_timeout(timeout) {
             Ok(answer) => {
                 let p = self.pending.take().expect("pending was Some");

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use takhte_ai::{Answer, Engine};
 use takhte_rules::{
@@ -251,6 +251,11 @@ struct Pending {
     purpose: Purpose,
     cancel: Arc<AtomicBool>,
     answer: Receiver<Option<Answer>>,
+    /// Where there are no threads (the browser): the search, run on a later tick than the one
+    /// that started it, so the page has drawn "thinking" first.
+    job: Option<Box<dyn FnOnce() + Send>>,
+    /// Ticks seen since the search was asked for (the browser's search waits for one).
+    ticks: u32,
 }
 
 /// The game controller. Every intent returns nothing; read [`Controller::view`] afterwards.

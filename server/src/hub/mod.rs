@@ -64,6 +64,9 @@ pub struct Config {
     pub behind_proxy: bool,
     /// The server serves TLS itself (its invite pages link with `https://`).
     pub tls: bool,
+    /// The browser version's built files (`scripts/build-web.sh`): when set, `/`, `/join/CODE`
+    /// and `/watch/CODE` open the app in the browser ([`crate::web`]).
+    pub web_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -81,6 +84,7 @@ impl Default for Config {
             crowd_every_ms: 250,
             behind_proxy: false,
             tls: false,
+            web_dir: None,
         }
     }
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the browser version into a folder the game server serves (takhte-server --web DIR):
+#
+#   scripts/build-web.sh [OUT]      (OUT defaults to target/web)
+#
+# OUT/index.html is the page (for /, /join/CODE and /watch/CODE); OUT/app/<build>/ holds the
+# app's loader and WebAssembly (with .gz copies), in a folder named after a hash of them, so a
+# browser never keeps an old build after an upgrade. Needs the wasm32-unknown-unknown target and
+# wasm-bindgen-cli of the same version as the wasm-bindgen crate (the script says how to get
+# them). PROFILE=dev builds a debug version (faster to build, larger and slower).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-target/web}"
+profile="${PROFILE:-release}"
+version=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
+
+if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
+    rustup target add wasm32-unknown-unknown
+fi
+if ! command -v wasm-bindgen >/dev/null 2>&1 || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$version" ]; then
+    echo "build-web: installing wasm-bindgen-cli $version (once)"
+    cargo install wasm-bindgen-cli --version "$version"
+fi
+
+cargo build --lib --target wasm32-unknown-unknown --profile "$profile"
+dir=release
+[ "$profile" = dev ] && dir=debug
+[ "$profile" != dev ] && [ "$profile" != release ] && dir="$profile"
+wasm="target/wasm32-unknown-unknown/$dir/takhte.wasm"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+wasm-bindgen --target web --no-typescript --out-dir "$stage" --out-name takhte "$wasm"
+build=$(cat "$stage/takhte.js" "$stage/takhte_bg.wasm" web/index.html | sha256sum | cut -c1-16)
+
+mkdir -p "$out/app"
+# Earlier builds stay a while for pages still open on them; keep the last three.
+ls -1t "$out/app" 2>/dev/null | tail -n +4 | while read -r old; do rm -rf "${out:?}/app/$old"; done
+mkdir -p "$out/app/$build"
+cp "$stage/takhte.js" "$stage/takhte_bg.wasm" "$out/app/$build/"
+for f in "$out/app/$build/takhte.js" "$out/app/$build/takhte_bg.wasm"; do
+    gzip -9 -k -f "$f"
+done
+sed "s|/app/BUILD/|/app/$build/|g" web/index.html > "$out/index.html.tmp"
+mv "$out/index.html.tmp" "$out/index.html"
+echo "build-web: $out (build $build)"
+ls -l "$out/app/$build"

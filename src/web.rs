@@ -1,0 +1,224 @@
+//! The browser version's side of the app: the page's entry point, the server the page came
+//! from, and the link it was opened with (`/join/CODE` seats the player in that game,
+//! `/watch/CODE` opens it to watch). Everything else is the same app as on a device: the same
+//! screens, with the browser's storage (`takhte_store`), WebSocket (`takhte_online::web`) and
+//! a computer player that searches on the page's thread after it has drawn "thinking"
+//! (`takhte_game`).
+
+#[cfg(target_arch = "wasm32")]
+pub use page::*;
+
+/// What the page was opened with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PageLink {
+    /// `/join/CODE`: join (or come back to) that game.
+    Join(String),
+    /// `/watch/CODE`: watch that game.
+    Watch(String),
+}
+
+/// Reads a page path: `/join/CODE` or `/watch/CODE` (any case; the code checked later by the
+/// session, which says what is wrong with it).
+pub fn page_link(path: &str) -> Option<PageLink> {
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let mut parts = path.trim_matches('/').splitn(2, '/');
+    match (parts.next(), parts.next()) {
+        (Some("join"), Some(code)) if !code.is_empty() => Some(PageLink::Join(code.into())),
+        (Some("watch"), Some(code)) if !code.is_empty() => Some(PageLink::Watch(code.into())),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_links() {
+        assert_eq!(
+            page_link("/join/K7M3QX"),
+            Some(PageLink::Join("K7M3QX".into()))
+        );
+        assert_eq!(
+            page_link("/watch/k7m3qx?x=1"),
+            Some(PageLink::Watch("k7m3qx".into()))
+        );
+        assert_eq!(page_link("/"), None);
+        assert_eq!(page_link("/join/"), None);
+        assert_eq!(page_link("/other/K7M3QX"), None);
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod page {
+    use std::path::PathBuf;
+
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    use super::{page_link, PageLink};
+
+    /// The folder name the browser's storage keeps the app's records under.
+    const DATA_DIR: &str = "takhte";
+
+    /// The server the page came from (its origin: `https://host` gives an encrypted connection).
+    pub fn page_server() -> Option<String> {
+        let origin = web_sys::window()?.location().origin().ok()?;
+        (!origin.is_empty() && origin != "null").then_some(origin)
+    }
+
+    thread_local! {
+        static APP: std::cell::RefCell<Option<std::rc::Rc<crate::ui::TakhteApp>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+
+    /// The test hook of the browser tests (`window.takhte.probe()` on the page): the screen
+    /// shown, the moves of the game on the board, whether the computer is thinking, and the
+    /// connection, as JSON. The tests act only through real input (clicks on the canvas).
+    #[wasm_bindgen]
+    pub fn probe() -> String {
+        use slint::ComponentHandle;
+        APP.with(|a| {
+            let a = a.borrow();
+            let Some(app) = a.as_ref() else {
+                return "{}".to_string();
+            };
+            let screen = app.window.global::<crate::ui::App>().get_screen();
+            let Ok(s) = app.state.try_borrow() else {
+                return "{\"busy\":true}".to_string();
+            };
+            let (moves, thinking, over) = match s.controller.as_ref() {
+                Some(c) => (
+                    c.session().moves().to_vec(),
+                    c.thinking(),
+                    c.session().is_over(),
+                ),
+                None => (Vec::new(), false, false),
+            };
+            serde_json::json!({
+                "screen": screen.name().to_string(),
+                "moves": moves,
+                "thinking": thinking,
+                "over": over,
+                "online": s.online.current(),
+                "connected": matches!(s.online.conn(), takhte_online::transport::ConnState::Connected),
+            })
+            .to_string()
+        })
+    }
+
+    /// Where the first element on screen with the accessible `label` is, in CSS pixels of the
+    /// canvas (`{"x","y","w","h"}`), or `null`: the browser tests click there.
+    #[wasm_bindgen]
+    pub fn locate(label: &str) -> String {
+        APP.with(|a| {
+            let a = a.borrow();
+            let Some(app) = a.as_ref() else {
+                return "null".to_string();
+            };
+            let found = i_slint_backend_testing::ElementHandle::find_by_accessible_label(
+                &app.window,
+                label,
+            )
+            .find(|h| h.size().width > 1.0)
+            .map(|h| {
+                let (p, z) = (h.absolute_position(), h.size());
+                serde_json::json!({"x": p.x, "y": p.y, "w": z.width, "h": z.height}).to_string()
+            });
+            found.unwrap_or_else(|| "null".to_string())
+        })
+    }
+
+    /// Keeps the app's window the size of the page (a phone's screen, a resized browser
+    /// window, a rotated tablet).
+    fn follow_page_size(app: &std::rc::Rc<crate::ui::TakhteApp>) {
+        fn fit(app: &crate::ui::TakhteApp) {
+            use slint::ComponentHandle;
+            let Some(w) = web_sys::window() else { return };
+            let (Some(width), Some(height)) = (
+                w.inner_width().ok().and_then(|v| v.as_f64()),
+                w.inner_height().ok().and_then(|v| v.as_f64()),
+            ) else {
+                return;
+            };
+            app.window
+                .window()
+                .set_size(slint::LogicalSize::new(width as f32, height as f32));
+        }
+        fit(app);
+        let weak = std::rc::Rc::downgrade(app);
+        let on_resize = Closure::<dyn FnMut()>::new(move || {
+            if let Some(app) = weak.upgrade() {
+                fit(&app);
+            }
+        });
+        if let Some(w) = web_sys::window() {
+            let _ =
+                w.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+        }
+        // The listener lives as long as the page.
+        on_resize.forget();
+    }
+
+    /// Marks the page as the app comes up, for the tests and the measurements: the body's
+    /// `data-takhte-frame` gets the page's clock (ms) at the first frame drawn, and the loading
+    /// words go.
+    fn mark_frames(app: &crate::ui::TakhteApp) {
+        use slint::ComponentHandle;
+        let mut seen = false;
+        let _ = app.window.window().set_rendering_notifier(move |state, _| {
+            if seen || !matches!(state, slint::RenderingState::AfterRendering) {
+                return;
+            }
+            seen = true;
+            let Some(w) = web_sys::window() else { return };
+            let now = w.performance().map(|p| p.now()).unwrap_or(0.0);
+            if let Some(d) = w.document() {
+                if let Some(body) = d.body() {
+                    let _ = body.set_attribute("data-takhte-frame", &format!("{now:.0}"));
+                }
+                if let Some(l) = d.get_element_by_id("loading") {
+                    let _ = l.set_attribute("style", "display:none");
+                }
+            }
+        });
+    }
+
+    fn log(text: &str) {
+        web_sys::console::error_1(&JsValue::from_str(text));
+    }
+
+    /// The page's entry point: the app in the page's canvas, opened on the page's link.
+    #[wasm_bindgen(start)]
+    pub fn start() {
+        std::panic::set_hook(Box::new(|info| log(&format!("takhte: {info}"))));
+        let app = match crate::ui::TakhteApp::new(Some(PathBuf::from(DATA_DIR))) {
+            Ok(app) => app,
+            Err(e) => {
+                log(&format!("takhte: cannot start: {e}"));
+                return;
+            }
+        };
+        mark_frames(&app);
+        // A file "saved" from the page would go nowhere the player can find: copying and the
+        // share text remain.
+        app.set_can_save_file(false);
+        let window = web_sys::window();
+        let path = window
+            .as_ref()
+            .and_then(|w| w.location().pathname().ok())
+            .unwrap_or_default();
+        match page_link(&path) {
+            Some(PageLink::Join(code)) => app.open_link(&code),
+            Some(PageLink::Watch(code)) => app.open_watch(&code),
+            None => {}
+        }
+        let app = std::rc::Rc::new(app);
+        follow_page_size(&app);
+        // The browser's event loop runs on after `run` returns: the app stays, here.
+        APP.with(|a| *a.borrow_mut() = Some(std::rc::Rc::clone(&app)));
+        if let Err(e) = app.run() {
+            log(&format!("takhte: {e}"));
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The browser version in a real browser: Debian's headless Chromium (software WebGL), driven
+//! through chromedriver, against a real game server on loopback serving the built web files
+//! (`scripts/build-web.sh`, named by `TAKHTE_WEB_DIR`). The test clicks the app's canvas where
+//! the app draws its squares and buttons (found through the page's probe), as a player would.
+//!
+//! Without `TAKHTE_WEB_DIR` the tests say so and pass, unless `TAKHTE_BROWSER_REQUIRED` is set
+//! (CI sets both after building the web files: there a missing build fails).
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::webdriver::{Driver, Session};
+
+/// The built web files, or `None` (and why) when this run has none.
+fn web_dir() -> Option<PathBuf> {
+    match std::env::var_os("TAKHTE_WEB_DIR") {
+        Some(d) if PathBuf::from(&d).join("index.html").is_file() => Some(PathBuf::from(d)),
+        other => {
+            if std::env::var_os("TAKHTE_BROWSER_REQUIRED").is_some() {
+                panic!("TAKHTE_BROWSER_REQUIRED is set but TAKHTE_WEB_DIR ({other:?}) has no build: run scripts/build-web.sh");
+            }
+            eprintln!("browser tests skipped: set TAKHTE_WEB_DIR to a scripts/build-web.sh build");
+            None
+        }
+    }
+}
+
+fn server(web: PathBuf, db: &std::path::Path) -> String {
+    let config = takhte_server::hub::Config {
+        web_dir: Some(web),
+        ..Default::default()
+    };
+    takhte_server::spawn_server("127.0.0.1:0", db, config).unwrap()
+}
+
+/// Where screenshots go (looked at by hand; kept by CI's build folder).
+fn shots() -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-shots");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn shoot(s: &Session, name: &str) {
+    let png = s.screenshot();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(shots().join(format!("{name}.png")), png).unwrap();
+}
+
+/// Waits until the app's probe satisfies `f`.
+fn until(s: &Session, what: &str, f: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+    s.wait(what, || {
+        let p = s.probe();
+        f(&p).then_some(p)
+    })
+}
+
+fn moves(p: &serde_json::Value) -> Vec<String> {
+    p["moves"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Opens the page and waits for the app's first frame; returns (ms to the first frame).
+fn open_app(s: &Session, url: &str) -> f64 {
+    s.open(url);
+    let v = s.wait("the first frame", || {
+        let v = s.js("return document.body.getAttribute('data-takhte-frame');");
+        v.as_str().and_then(|t| t.parse::<f64>().ok())
+    });
+    v
+}
+
+#[test]
+fn a_game_against_the_computer_is_saved_and_resumed_after_a_reload() {
+    let Some(web) = web_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(web, &dir.path().join("s.sqlite"));
+    let driver = Driver::start();
+    let s = driver.session(412, 915, "en-US");
+    let first = open_app(&s, &format!("http://{addr}/"));
+    eprintln!("first frame after {first:.0} ms");
+    until(&s, "the home screen", |p| p["screen"] == "home");
+    shoot(&s, "home-en-phone");
+    s.click("Chess");
+    s.click("Against the computer");
+    s.click("Start");
+    until(&s, "the board", |p| p["screen"] == "game");
+    // White's first move, by two clicks; the computer answers.
+    s.click("e2");
+    s.click("e4");
+    let p = until(&s, "the computer's answer", |p| moves(p).len() == 2);
+    let before = moves(&p);
+    assert_eq!(before[0], "e2e4");
+    shoot(&s, "game-en-phone");
+    s.reload();
+    open_app(&s, &format!("http://{addr}/"));
+    // The home screen offers the unfinished game: it continues where it stopped.
+    s.click("Continue");
+    let p = until(&s, "the resumed game", |p| p["screen"] == "game");
+    assert_eq!(moves(&p), before, "the game resumed where it stopped");
+}
+
+#[test]
+fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes() {
+    let Some(web) = web_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(web, &dir.path().join("s.sqlite"));
+    // The bot creates a chess game as Black (so the browser moves first) and prints its code.
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_takhte"))
+        .args([
+            "online-bot",
+            "--server",
+            &addr,
+            "--create",
+            "chess",
+            "--colour",
+            "black",
+            "--level",
+            "1",
+            "--movetime",
+            "50",
+            "--delay",
+            "300",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(bot.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    let code = line
+        .split_whitespace()
+        .last()
+        .unwrap_or_else(|| panic!("no code from the bot: {line:?}"))
+        .to_string();
+
+    let driver = Driver::start();
+    let player = driver.session(412, 915, "en-US");
+    let t0 = Instant::now();
+    open_app(&player, &format!("http://{addr}/join/{code}"));
+    let p = until(&player, "the online board", |p| {
+        p["online"].as_str() == Some(code.as_str()) && p["screen"] == "game"
+    });
+    eprintln!("ready to play after {} ms: {p}", t0.elapsed().as_millis());
+    // Three moves by clicks, each answered by the bot.
+    for (i, (from, to)) in [("e2", "e4"), ("d2", "d4"), ("g1", "f3")]
+        .iter()
+        .enumerate()
+    {
+        player.click(from);
+        player.click(to);
+        until(&player, "the bot's answer", |p| moves(p).len() == 2 * i + 2);
+    }
+    shoot(&player, "online-en-phone");
+
+    // A spectator in another browser opens the watch link and suggests a move.
+    let watcher = driver.session(412, 915, "en-US");
+    open_app(&watcher, &format!("http://{addr}/watch/{code}"));
+    until(&watcher, "the watched board", |p| {
+        p["online"].as_str() == Some(code.as_str()) && moves(p).len() >= 6
+    });
+    shoot(&watcher, "watch-en-phone");
+
+    // The player's tab is reloaded mid-game: the same player, the same game.
+    let before = moves(&player.probe());
+    player.reload();
+    open_app(&player, &format!("http://{addr}/join/{code}"));
+    let p = until(&player, "the game again", |p| {
+        p["online"].as_str() == Some(code.as_str()) && moves(p).len() >= before.len()
+    });
+    assert_eq!(moves(&p)[..before.len()], before[..]);
+
+    // The player resigns: the game ends for both.
+    player.click("More");
+    player.click("Resign");
+    if player.locate("Resign").is_some() {
+        player.click("Resign");
+    }
+    until(&player, "the end", |p| p["over"] == true);
+    let status = bot.wait_timeout_or_kill(Duration::from_secs(30));
+    assert!(status, "the bot saw the game end");
+}
+
+trait WaitTimeout {
+    fn wait_timeout_or_kill(&mut self, d: Duration) -> bool;
+}
+
+impl WaitTimeout for std::process::Child {
+    fn wait_timeout_or_kill(&mut self, d: Duration) -> bool {
+        let deadline = Instant::now() + d;
+        while Instant::now() < deadline {
+            if let Ok(Some(s)) = self.try_wait() {
+                return s.success();
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.kill();
+        false
+    }
+}
