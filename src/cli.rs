@@ -42,9 +42,10 @@ usage:
       --start FILE plays each pair of games from the next position text of FILE (one a line);
       --idle-plies N scores a game as a draw once no piece has left the board for N plies
   takhte online-bot --server ADDR (--create GAME | --join CODE) [--clock M+S]
-                    [--colour white|black|random] [--public] [--level N] [--movetime MS]
-                    [--delay MS] [--name NAME]
+                    [--colour white|black|random] [--public] [--spectators] [--audience]
+                    [--level N] [--movetime MS] [--delay MS] [--name NAME]
       play one online game through a game server with a computer level (1-6, default 3);
+      --spectators lets others watch it, --audience also shows their suggestions to the players;
       prints the game's code as soon as it is known, then the moves and how the game ended
   takhte takhte://join/CODE
       open the app and join the online game of an invite link
@@ -90,6 +91,8 @@ fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usag
     let mut clock = None;
     let mut colour = ColourChoice::Random;
     let mut public = false;
+    let mut spectators = false;
+    let mut audience = false;
     let mut level = 3u8;
     let mut movetime = 300u64;
     let mut delay = 0u64;
@@ -142,6 +145,11 @@ fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usag
                 }
             }
             "--public" => public = true,
+            "--spectators" => spectators = true,
+            "--audience" => {
+                spectators = true;
+                audience = true;
+            }
             "--level" => {
                 let v = value()?;
                 level = v
@@ -176,8 +184,8 @@ fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usag
             colour,
             public,
             position: None,
-            spectators: false,
-            audience: false,
+            spectators,
+            audience,
             rated: false,
         }),
         (None, Some(code)) => BotRole::Join(code),

@@ -87,19 +87,25 @@ mod page {
             let Ok(s) = app.state.try_borrow() else {
                 return "{\"busy\":true}".to_string();
             };
-            let (moves, thinking, over) = match s.controller.as_ref() {
+            let (moves, thinking, over, legal, arrows) = match s.controller.as_ref() {
                 Some(c) => (
                     c.session().moves().to_vec(),
                     c.thinking(),
                     c.session().is_over(),
+                    c.session().game().moves_text(None),
+                    c.view().arrows.len(),
                 ),
-                None => (Vec::new(), false, false),
+                None => (Vec::new(), false, false, Vec::new(), 0),
             };
             serde_json::json!({
                 "screen": screen.name().to_string(),
                 "moves": moves,
                 "thinking": thinking,
                 "over": over,
+                "legal": legal,
+                // The WebAssembly memory of the tab (pages of 64 KiB).
+                "wasm_bytes": core::arch::wasm32::memory_size(0) * 65_536,
+                "arrows": arrows,
                 "online": s.online.current(),
                 "connected": matches!(s.online.conn(), takhte_online::transport::ConnState::Connected),
             })
@@ -107,10 +113,11 @@ mod page {
         })
     }
 
-    /// Where the first element on screen with the accessible `label` is, in CSS pixels of the
-    /// canvas (`{"x","y","w","h"}`), or `null`: the browser tests click there.
+    /// Where the first (or, with `last`, the last: a dialog's, above the screen) element on
+    /// screen with the accessible `label` is, in CSS pixels of the canvas (`{"x","y","w","h"}`),
+    /// or `null`: the browser tests click there.
     #[wasm_bindgen]
-    pub fn locate(label: &str) -> String {
+    pub fn locate(label: &str, last: bool) -> String {
         APP.with(|a| {
             let a = a.borrow();
             let Some(app) = a.as_ref() else {
@@ -120,7 +127,8 @@ mod page {
                 &app.window,
                 label,
             )
-            .find(|h| h.size().width > 1.0)
+            .filter(|h| h.size().width > 1.0)
+            .reduce(|first, h| if last { h } else { first })
             .map(|h| {
                 let (p, z) = (h.absolute_position(), h.size());
                 serde_json::json!({"x": p.x, "y": p.y, "w": z.width, "h": z.height}).to_string()
@@ -209,7 +217,7 @@ mod page {
             .and_then(|w| w.location().pathname().ok())
             .unwrap_or_default();
         match page_link(&path) {
-            Some(PageLink::Join(code)) => app.open_link(&code),
+            Some(PageLink::Join(code)) => app.open_invite(&code),
             Some(PageLink::Watch(code)) => app.open_watch(&code),
             None => {}
         }

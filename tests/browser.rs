@@ -129,6 +129,7 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
             "50",
             "--delay",
             "300",
+            "--spectators",
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -147,18 +148,27 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
     let player = driver.session(412, 915, "en-US");
     let t0 = Instant::now();
     open_app(&player, &format!("http://{addr}/join/{code}"));
+    // The first visit asks for a name, typed into the canvas's field, then joins.
+    // (The first field named so is the invite card's, above the settings' own.)
+    player.click("Your name");
+    player.type_text("Sara");
+    player.click("Join the game");
     let p = until(&player, "the online board", |p| {
         p["online"].as_str() == Some(code.as_str()) && p["screen"] == "game"
     });
     eprintln!("ready to play after {} ms: {p}", t0.elapsed().as_millis());
-    // Three moves by clicks, each answered by the bot.
-    for (i, (from, to)) in [("e2", "e4"), ("d2", "d4"), ("g1", "f3")]
-        .iter()
-        .enumerate()
-    {
-        player.click(from);
-        player.click(to);
+    // Three moves by clicks (legal ones the probe lists), each answered by the bot.
+    for i in 0..3 {
+        let p = player.probe();
+        let mv = plain_move(&p, i);
+        player.click(&mv[0..2]);
+        player.click(&mv[2..4]);
         until(&player, "the bot's answer", |p| moves(p).len() == 2 * i + 2);
+        assert_eq!(
+            moves(&player.probe())[2 * i],
+            mv,
+            "the clicked move was played"
+        );
     }
     shoot(&player, "online-en-phone");
 
@@ -168,6 +178,20 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
     until(&watcher, "the watched board", |p| {
         p["online"].as_str() == Some(code.as_str()) && moves(p).len() >= 6
     });
+    // It is the player's turn: the spectator clicks a legal move, which is a suggestion (the
+    // server's tally comes back as an arrow), not a move.
+    let p = watcher.probe();
+    let mv = plain_move(&p, 0);
+    watcher.click(&mv[0..2]);
+    watcher.click(&mv[2..4]);
+    until(&watcher, "the suggestion's arrow", |p| {
+        p["arrows"].as_u64() == Some(1)
+    });
+    assert_eq!(
+        moves(&watcher.probe()).len(),
+        6,
+        "a suggestion moves nothing"
+    );
     shoot(&watcher, "watch-en-phone");
 
     // The player's tab is reloaded mid-game: the same player, the same game.
@@ -178,13 +202,16 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
         p["online"].as_str() == Some(code.as_str()) && moves(p).len() >= before.len()
     });
     assert_eq!(moves(&p)[..before.len()], before[..]);
+    assert!(
+        player.locate("Join the game").is_none(),
+        "the name is asked only the first time"
+    );
+    shoot(&watcher, "watch-after-reload-en-phone");
 
     // The player resigns: the game ends for both.
     player.click("More");
     player.click("Resign");
-    if player.locate("Resign").is_some() {
-        player.click("Resign");
-    }
+    player.click_last("Resign");
     until(&player, "the end", |p| p["over"] == true);
     let status = bot.wait_timeout_or_kill(Duration::from_secs(30));
     assert!(status, "the bot saw the game end");
@@ -206,4 +233,20 @@ impl WaitTimeout for std::process::Child {
         let _ = self.kill();
         false
     }
+}
+
+/// A legal move of the side to move from the probe, without promotion: the `i`-th of them
+/// (spread over the list), as `from` and `to` squares to click.
+fn plain_move(p: &serde_json::Value, i: usize) -> String {
+    let legal: Vec<String> = p["legal"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let plain: Vec<&String> = legal.iter().filter(|m| m.len() == 4).collect();
+    assert!(!plain.is_empty(), "no legal move in {p}");
+    plain[(i * 7) % plain.len()].clone()
 }

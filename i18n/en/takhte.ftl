@@ -42,6 +42,7 @@ layout-face-to-face = Face to face (tablet on a table)
 layout-fixed = Keep the board still
 new-game-start = Start
 new-game-dice-note = The computer plays Black; the start roll decides who begins.
+new-game-level-browser = In the browser the computer thinks for half a second at most, so levels 5 and 6 play a little weaker than in the app.
 
 ## Sides and pieces
 side-white = White
@@ -250,6 +251,9 @@ online-lobby = Open games
 online-join-code = Join with a code or link
 online-code-placeholder = Code or link
 online-join = Join
+online-invited = You are invited to a game
+online-invited-name = Your name, as your opponent will see it
+online-invited-join = Join the game
 online-in-progress = Your online games
 online-open = Open
 online-create-title = Create an online game

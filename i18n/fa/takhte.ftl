@@ -42,6 +42,7 @@ layout-face-to-face = رودررو (تبلت روی میز)
 layout-fixed = صفحه ثابت بماند
 new-game-start = شروع
 new-game-dice-note = رایانه با سیاه بازی می‌کند؛ تاس شروع تعیین می‌کند چه کسی اول بازی کند.
+new-game-level-browser = در مرورگر، رایانه حداکثر نیم ثانیه فکر می‌کند؛ برای همین سطح‌های ۵ و ۶ کمی ضعیف‌تر از برنامه بازی می‌کنند.
 
 ## Sides and pieces
 side-white = سفید
@@ -248,6 +249,9 @@ online-lobby = بازی‌های باز
 online-join-code = پیوستن با کد یا پیوند دعوت
 online-code-placeholder = کد یا پیوند
 online-join = پیوستن
+online-invited = به یک بازی دعوت شده‌اید
+online-invited-name = نام شما، همان‌طور که حریف می‌بیند
+online-invited-join = پیوستن به بازی
 online-in-progress = بازی‌های آنلاین شما
 online-open = باز کردن
 online-create-title = ساختن بازی آنلاین

@@ -51,6 +51,8 @@ pub struct AppState {
     pub(crate) ng_kind: GameKind,
     /// Online play: the client and the games it has open.
     pub online: takhte_online::session::OnlineSession,
+    /// An invite link opened before the player had a name: joined once they give one.
+    pub pending_invite: Option<String>,
     /// The games' sounds.
     pub sounds: crate::sound::Sounds,
     /// The platform's own share menu (Android's chooser): given a title and a text, opens it
@@ -60,6 +62,11 @@ pub struct AppState {
 
 /// Opens the platform's share menu with a title and a text; false when it could not.
 pub type SystemShare = Rc<dyn Fn(&str, &str) -> bool>;
+
+/// The computer's time per move in the browser, where its search holds the page's one thread:
+/// levels 1–4 end by their node budgets well before it; levels 5 and 6 think less than the
+/// app's second (the level screen says so).
+pub const BROWSER_MOVETIME_MS: u64 = 500;
 
 /// The running app: its window and state.
 pub struct TakhteApp {
@@ -118,9 +125,14 @@ impl TakhteApp {
             rated_from: Screen::Online,
             rated_game: None,
             engine: Arc::new(Standard),
-            movetime_ms: 1000,
+            movetime_ms: if cfg!(target_arch = "wasm32") {
+                BROWSER_MOVETIME_MS
+            } else {
+                1000
+            },
             ng_kind: GameKind::Chess,
             online,
+            pending_invite: None,
             sounds: crate::sound::Sounds::new(),
             system_share: None,
         }));
@@ -155,6 +167,19 @@ impl TakhteApp {
         let mut s = self.state.borrow_mut();
         s.open_online();
         s.online_join(link);
+    }
+
+    /// Opens the online screen on an invite link: joined at once when the player has a name,
+    /// else asking for one first (the browser's first visit).
+    pub fn open_invite(&self, link: &str) {
+        let mut s = self.state.borrow_mut();
+        s.open_online();
+        if s.settings.player_name.trim().is_empty() {
+            s.pending_invite = Some(link.to_string());
+            s.refresh_online();
+        } else {
+            s.online_join(link);
+        }
     }
 
     /// Opens the online screen watching the game of `code` (a `/watch/CODE` link).
@@ -284,6 +309,8 @@ impl TakhteApp {
             .set_server(&text));
         on!(OnlineProps, on_set_name, |s, text: SharedString| s
             .set_name(&text));
+        on!(OnlineProps, on_join_invite, |s, text: SharedString| s
+            .join_invite(&text));
         on!(OnlineBoardProps, on_claim_win, |s| s.claim_win());
         on!(OnlineProps, on_open_live, |s| s.open_live());
         on!(OnlineProps, on_online_watch, |s, text: SharedString| s
@@ -467,6 +494,10 @@ impl AppState {
         t.set_lang(self.i18n.lang().code().into());
         t.set_rtl(self.i18n.lang().rtl());
         let new_game_ui = ui.global::<NewGameProps>();
+        // The browser's computer thinks on the page's thread, and less (BROWSER_MOVETIME_MS).
+        if cfg!(target_arch = "wasm32") {
+            new_game_ui.set_level_note(self.i18n.tr("new-game-level-browser").into());
+        }
         new_game_ui.set_level_labels(ModelRc::new(VecModel::from(
             (1..=6)
                 .map(|n| SharedString::from(self.i18n.number(n)))

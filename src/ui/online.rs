@@ -459,6 +459,18 @@ impl AppState {
         self.refresh_online();
     }
 
+    /// The name given for an invite waiting for it, then the invite's game joined.
+    pub fn join_invite(&mut self, name: &str) {
+        if crate::net::token::clean_name(name).is_empty() {
+            return; // the card stays until there is a name
+        }
+        self.set_name(name);
+        if let Some(link) = self.pending_invite.take() {
+            self.online_join(&link);
+        }
+        self.refresh_online();
+    }
+
     /// Claims the win over an opponent who left.
     pub fn claim_win(&mut self) {
         self.ensure_client();
@@ -601,6 +613,7 @@ impl AppState {
         );
         online_ui.set_online_conn_word(word.into());
         online_ui.set_online_name(self.settings.player_name.clone().into());
+        online_ui.set_invite_code(self.pending_invite.clone().unwrap_or_default().into());
         // A create waiting: for the server's answer, or for the server itself.
         let creating = self.online.creating();
         online_ui.set_creating(creating);

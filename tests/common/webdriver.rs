@@ -232,8 +232,17 @@ impl Session<'_> {
 
     /// Where the element labelled `label` is drawn (x, y, w, h), if it is.
     pub fn locate(&self, label: &str) -> Option<(f64, f64, f64, f64)> {
+        self.locate_in(label, false)
+    }
+
+    /// Where the last element labelled `label` is drawn (a dialog's button, above the screen).
+    pub fn locate_last(&self, label: &str) -> Option<(f64, f64, f64, f64)> {
+        self.locate_in(label, true)
+    }
+
+    fn locate_in(&self, label: &str, last: bool) -> Option<(f64, f64, f64, f64)> {
         let text = self.js(&format!(
-            "return window.takhte ? window.takhte.locate({}) : 'null';",
+            "return window.takhte ? window.takhte.locate({}, {last}) : 'null';",
             json!(label)
         ));
         let v: Value = serde_json::from_str(text.as_str().unwrap_or("null")).ok()?;
@@ -270,6 +279,12 @@ impl Session<'_> {
         self.click_at(r.0 + r.2 / 2.0, r.1 + r.3 / 2.0);
     }
 
+    /// Clicks the middle of the last element labelled `label` (a dialog's button).
+    pub fn click_last(&self, label: &str) {
+        let r = self.wait(&format!("'{label}' on screen"), || self.locate_last(label));
+        self.click_at(r.0 + r.2 / 2.0, r.1 + r.3 / 2.0);
+    }
+
     /// Types `text` (key presses into the focused field).
     pub fn type_text(&self, text: &str) {
         let mut keys = Vec::new();
@@ -292,8 +307,12 @@ impl Session<'_> {
                 return t;
             }
             if Instant::now() > deadline {
+                // What the page showed, for whoever reads the failure.
+                let shot = std::env::temp_dir().join("takhte-browser-failure.png");
+                let _ = std::fs::write(&shot, self.screenshot());
                 panic!(
-                    "waited 30 s for {what}; the app: {}; console: {}",
+                    "waited 30 s for {what} (the page: {}); the app: {}; console: {}",
+                    shot.display(),
                     self.probe(),
                     self.console()
                 );
