@@ -250,3 +250,171 @@ fn plain_move(p: &serde_json::Value, i: usize) -> String {
     assert!(!plain.is_empty(), "no legal move in {p}");
     plain[(i * 7) % plain.len()].clone()
 }
+
+/// The app in Persian (the browser's language) at phone and tablet sizes: it comes up in
+/// Persian by itself, a game against the computer starts by Persian labels and is played, and
+/// the level screen says the computer thinks less here. The pictures are looked at by hand.
+#[test]
+fn persian_at_phone_and_tablet_sizes() {
+    let Some(web) = web_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(web, &dir.path().join("s.sqlite"));
+    let driver = Driver::start();
+    for (w, h, size) in [(412, 915, "phone"), (1280, 800, "tablet")] {
+        let s = driver.session(w, h, "fa");
+        open_app(&s, &format!("http://{addr}/"));
+        until(&s, "the home screen", |p| p["screen"] == "home");
+        s.wait("the Persian home", || s.locate("شطرنج"));
+        shoot(&s, &format!("home-fa-{size}"));
+        s.click("شطرنج");
+        s.click("بازی با رایانه");
+        s.wait("the level note", || {
+            s.locate("در مرورگر، رایانه حداکثر نیم ثانیه فکر می‌کند؛ برای همین سطح‌های ۵ و ۶ کمی ضعیف‌تر از برنامه بازی می‌کنند.")
+        });
+        shoot(&s, &format!("new-game-fa-{size}"));
+        s.click("شروع");
+        until(&s, "the board", |p| p["screen"] == "game");
+        s.click("e2");
+        s.click("e4");
+        until(&s, "the computer's answer", |p| moves(p).len() == 2);
+        shoot(&s, &format!("game-fa-{size}"));
+    }
+    let s = driver.session(1280, 800, "en-US");
+    open_app(&s, &format!("http://{addr}/"));
+    until(&s, "the home screen", |p| p["screen"] == "home");
+    shoot(&s, "home-en-tablet");
+}
+
+/// The browser version's figures (run by hand: `scripts/web-figures.sh`): the download, the
+/// time to the first frame and to "ready to play" from an invite link, how long the computer
+/// takes per level and the longest frame while it thinks, and the tab's memory after a game.
+#[test]
+#[ignore]
+fn figures() {
+    let web = web_dir().expect("TAKHTE_WEB_DIR");
+    // The download.
+    let index = std::fs::read_to_string(web.join("index.html")).unwrap();
+    let build = index
+        .split("/app/")
+        .nth(1)
+        .and_then(|t| t.split('/').next())
+        .unwrap()
+        .to_string();
+    let mut raw = 0;
+    let mut gz = 0;
+    for f in ["takhte.js", "takhte_bg.wasm"] {
+        let p = web.join("app").join(&build).join(f);
+        raw += std::fs::metadata(&p).unwrap().len();
+        gz += std::fs::metadata(
+            p.with_extension(format!("{}.gz", p.extension().unwrap().to_str().unwrap())),
+        )
+        .unwrap()
+        .len();
+    }
+    println!(
+        "download: {:.1} MB raw, {:.1} MB gzip (+ the page, {} bytes)",
+        raw as f64 / 1e6,
+        gz as f64 / 1e6,
+        index.len()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(web, &dir.path().join("s.sqlite"));
+    let driver = Driver::start();
+
+    // The first frame, five fresh browsers.
+    let mut firsts = Vec::new();
+    for _ in 0..5 {
+        let s = driver.session(412, 915, "en-US");
+        firsts.push(open_app(&s, &format!("http://{addr}/")));
+    }
+    firsts.sort_by(f64::total_cmp);
+    println!("first frame: {firsts:.0?} ms after navigation");
+
+    // Ready to play from an invite link (a player who has given a name before).
+    let mut readies = Vec::new();
+    for _ in 0..3 {
+        let mut bot = Command::new(env!("CARGO_BIN_EXE_takhte"))
+            .args([
+                "online-bot",
+                "--server",
+                &addr,
+                "--create",
+                "chess",
+                "--colour",
+                "black",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = std::io::BufReader::new(bot.stdout.take().unwrap());
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+        let code = line.split_whitespace().last().unwrap().to_string();
+        let s = driver.session(412, 915, "en-US");
+        open_app(&s, &format!("http://{addr}/join/{code}"));
+        s.click("Your name");
+        s.type_text("Sara");
+        s.click("Join the game");
+        until(&s, "the board", |p| {
+            p["online"].as_str() == Some(code.as_str())
+        });
+        s.reload();
+        s.wait("the board after opening the link", || {
+            let v = s.js(
+                "const p = window.takhte && JSON.parse(window.takhte.probe()); \
+                 return p && p.screen === 'game' && p.connected ? performance.now() : null;",
+            );
+            v.as_f64()
+        });
+        let t = s.js("return performance.now();").as_f64().unwrap();
+        readies.push(t);
+        let _ = bot.kill();
+    }
+    println!("ready to play from an invite link: {readies:.0?} ms after navigation (upper bounds: polled)");
+
+    // The computer: its answer time per level, and the longest frame while it thinks.
+    for level in [1, 2, 3, 4, 5, 6] {
+        let s = driver.session(412, 915, "en-US");
+        open_app(&s, &format!("http://{addr}/"));
+        s.click("Chess");
+        s.click("Against the computer");
+        s.click(&format!("Level {level}"));
+        s.click("Start");
+        until(&s, "the board", |p| p["screen"] == "game");
+        s.js("window.gaps = []; let last = performance.now(); \
+              const f = (t) => { window.gaps.push(t - last); last = t; requestAnimationFrame(f); }; \
+              requestAnimationFrame(f); return 0;");
+        let mut answers = Vec::new();
+        for i in 0..4 {
+            let p = s.probe();
+            let mv = plain_move(&p, i);
+            s.js("window.gaps = []; return 0;");
+            let t0 = Instant::now();
+            s.click(&mv[0..2]);
+            s.click(&mv[2..4]);
+            let p = until(&s, "the answer", |p| {
+                moves(p).len() >= 2 * i + 2 || p["over"] == true
+            });
+            answers.push(t0.elapsed().as_millis());
+            if p["over"] == true {
+                break;
+            }
+        }
+        let gap = s
+            .js("return Math.max(...window.gaps);")
+            .as_f64()
+            .unwrap_or(0.0);
+        let p = s.probe();
+        let heap = s
+            .js("return performance.memory ? performance.memory.usedJSHeapSize : 0;")
+            .as_f64()
+            .unwrap_or(0.0);
+        println!(
+            "level {level}: click to answer {answers:?} ms (incl. two clicks through the driver); \
+             longest frame while thinking (last move) {gap:.0} ms; wasm memory {:.1} MB, JS heap {:.1} MB",
+            p["wasm_bytes"].as_f64().unwrap_or(0.0) / 1e6,
+            heap / 1e6
+        );
+    }
+}
