@@ -87,16 +87,18 @@ mod page {
             let Ok(s) = app.state.try_borrow() else {
                 return "{\"busy\":true}".to_string();
             };
-            let (moves, thinking, over, legal, arrows) = match s.controller.as_ref() {
+            let view = s.controller.as_ref().map(|c| c.view());
+            let (moves, thinking, over, legal) = match s.controller.as_ref() {
                 Some(c) => (
                     c.session().moves().to_vec(),
                     c.thinking(),
                     c.session().is_over(),
                     c.session().game().moves_text(None),
-                    c.view().arrows.len(),
                 ),
-                None => (Vec::new(), false, false, Vec::new(), 0),
+                None => (Vec::new(), false, false, Vec::new()),
             };
+            let arrows = view.as_ref().map_or(0, |v| v.arrows.len());
+            let save_failed = view.as_ref().is_some_and(|v| v.save_failed);
             serde_json::json!({
                 "screen": screen.name().to_string(),
                 "moves": moves,
@@ -106,6 +108,7 @@ mod page {
                 // The WebAssembly memory of the tab (pages of 64 KiB).
                 "wasm_bytes": core::arch::wasm32::memory_size(0) * 65_536,
                 "arrows": arrows,
+                "save_failed": save_failed,
                 "online": s.online.current(),
                 "connected": matches!(s.online.conn(), takhte_online::transport::ConnState::Connected),
             })

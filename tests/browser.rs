@@ -370,6 +370,7 @@ fn figures() {
         let t = s.js("return performance.now();").as_f64().unwrap();
         readies.push(t);
         let _ = bot.kill();
+        let _ = bot.wait();
     }
     println!("ready to play from an invite link: {readies:.0?} ms after navigation (upper bounds: polled)");
 
@@ -417,4 +418,54 @@ fn figures() {
             heap / 1e6
         );
     }
+}
+
+/// A full browser storage: the move is kept and the board says the save failed (as for a full
+/// disk); once there is room the next move saves the whole game, and a reload resumes it with
+/// every move that was played.
+#[test]
+fn a_full_browser_storage_loses_no_move() {
+    let Some(web) = web_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(web, &dir.path().join("s.sqlite"));
+    let driver = Driver::start();
+    let s = driver.session(412, 915, "en-US");
+    open_app(&s, &format!("http://{addr}/"));
+    s.click("Chess");
+    s.click("Two players on this device");
+    s.click("Start");
+    until(&s, "the board", |p| p["screen"] == "game");
+    s.click("e2");
+    s.click("e4");
+    until(&s, "the first move saved", |p| {
+        moves(p).len() == 1 && p["save_failed"] == false
+    });
+    // Fill the site's storage to the last byte.
+    let filled = s.js(
+        "let n = 0; const big = 'x'.repeat(256 * 1024); \
+         for (let i = 0; i < 400; i++) { try { localStorage.setItem('filler' + i, big); n++; } catch (e) { break; } } \
+         for (const size of [16384, 1024, 64, 1]) { const small = 'x'.repeat(size); \
+           for (let i = 0; i < 20000; i++) { try { localStorage.setItem('crumb' + size + '-' + i, small); } catch (e) { break; } } } \
+         return n;",
+    );
+    assert!(filled.as_u64().unwrap_or(0) > 0, "storage filled: {filled}");
+    s.click("e7");
+    s.click("e5");
+    let p = until(&s, "the failed save said", |p| {
+        moves(p).len() == 2 && p["save_failed"] == true
+    });
+    assert_eq!(moves(&p), ["e2e4", "e7e5"], "the move is kept in play");
+    shoot(&s, "storage-full-en-phone");
+    // Room again: the next move saves everything.
+    s.js("for (const k of Object.keys(localStorage)) { if (k.startsWith('filler') || k.startsWith('crumb')) localStorage.removeItem(k); } return 0;");
+    s.click("g1");
+    s.click("f3");
+    until(&s, "saved again", |p| {
+        moves(p).len() == 3 && p["save_failed"] == false
+    });
+    s.reload();
+    open_app(&s, &format!("http://{addr}/"));
+    s.click("Continue");
+    let p = until(&s, "the resumed game", |p| p["screen"] == "game");
+    assert_eq!(moves(&p), ["e2e4", "e7e5", "g1f3"], "nothing lost");
 }
