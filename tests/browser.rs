@@ -469,3 +469,22 @@ fn a_full_browser_storage_loses_no_move() {
     let p = until(&s, "the resumed game", |p| p["screen"] == "game");
     assert_eq!(moves(&p), ["e2e4", "e7e5", "g1f3"], "nothing lost");
 }
+
+/// A game's text typed into "Open a game from text" opens as the same game in the browser.
+#[test]
+fn a_game_opens_from_text_in_the_browser() {
+    let Some(web) = web_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(web, &dir.path().join("s.sqlite"));
+    let driver = Driver::start();
+    let s = driver.session(412, 915, "en-US");
+    open_app(&s, &format!("http://{addr}/"));
+    s.click("Saved games");
+    s.click("Open a game from text");
+    // The text box is the last element named so (after the screen's title).
+    s.click_last("Open a game");
+    s.type_text("1. e4 e5 2. Nf3");
+    s.click("Open");
+    let p = until(&s, "the opened game", |p| p["screen"] == "game");
+    assert_eq!(moves(&p), ["e2e4", "e7e5", "g1f3"]);
+}
