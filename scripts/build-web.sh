@@ -19,7 +19,7 @@ if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unkno
 fi
 if ! command -v wasm-bindgen >/dev/null 2>&1 || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$version" ]; then
     echo "build-web: installing wasm-bindgen-cli $version (once)"
-    cargo install wasm-bindgen-cli --version "$version"
+    cargo install wasm-bindgen-cli --version "$version" --force
 fi
 
 cargo build --lib --target wasm32-unknown-unknown --profile "$profile"
@@ -35,12 +35,17 @@ build=$(cat "$stage/takhte.js" "$stage/takhte_bg.wasm" web/index.html | sha256su
 
 mkdir -p "$out/app"
 # Earlier builds stay a while for pages still open on them; keep the last three.
-ls -1t "$out/app" 2>/dev/null | tail -n +4 | while read -r old; do rm -rf "${out:?}/app/$old"; done
-mkdir -p "$out/app/$build"
-cp "$stage/takhte.js" "$stage/takhte_bg.wasm" "$out/app/$build/"
-for f in "$out/app/$build/takhte.js" "$out/app/$build/takhte_bg.wasm"; do
-    gzip -9 -k -f "$f"
-done
+ls -1t "$out/app" 2>/dev/null | grep -v '^\.' | tail -n +4 | while read -r old; do rm -rf "${out:?}/app/$old"; done
+# A build's files never change under its name (browsers keep them a year): the same build again
+# is left as it is, a new one is made beside it under a hidden name and then renamed.
+if [ ! -d "$out/app/$build" ]; then
+    tmp="$out/app/.tmp-$build"
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
+    cp "$stage/takhte.js" "$stage/takhte_bg.wasm" "$tmp/"
+    gzip -9 -k -f "$tmp/takhte.js" "$tmp/takhte_bg.wasm"
+    mv "$tmp" "$out/app/$build"
+fi
 sed "s|/app/BUILD/|/app/$build/|g" web/index.html > "$out/index.html.tmp"
 mv "$out/index.html.tmp" "$out/index.html"
 echo "build-web: $out (build $build)"

@@ -201,27 +201,34 @@ mod page {
 
     /// The page's entry point: the app in the page's canvas, opened on the page's link.
     #[wasm_bindgen(start)]
-    pub fn start() {
+    pub fn start() -> Result<(), JsValue> {
         std::panic::set_hook(Box::new(|info| log(&format!("takhte: {info}"))));
         let app = match crate::ui::TakhteApp::new(Some(PathBuf::from(DATA_DIR))) {
             Ok(app) => app,
             Err(e) => {
+                // The page shows that the app could not open (index.html).
                 log(&format!("takhte: cannot start: {e}"));
-                return;
+                return Err(JsValue::from_str(&e.to_string()));
             }
         };
         mark_frames(&app);
         // A file "saved" from the page would go nowhere the player can find: copying and the
         // share text remain.
         app.set_can_save_file(false);
-        let window = web_sys::window();
-        let path = window
+        // The whole address of the page, so that the link's server is the one used (a server
+        // typed in before on this browser does not take the invite elsewhere).
+        let location = web_sys::window().map(|w| w.location());
+        let path = location
             .as_ref()
-            .and_then(|w| w.location().pathname().ok())
+            .and_then(|l| l.pathname().ok())
+            .unwrap_or_default();
+        let href = location
+            .as_ref()
+            .and_then(|l| l.href().ok())
             .unwrap_or_default();
         match page_link(&path) {
-            Some(PageLink::Join(code)) => app.open_invite(&code),
-            Some(PageLink::Watch(code)) => app.open_watch(&code),
+            Some(PageLink::Join(_)) => app.open_invite(&href),
+            Some(PageLink::Watch(_)) => app.open_watch(&href),
             None => {}
         }
         let app = std::rc::Rc::new(app);
@@ -230,6 +237,8 @@ mod page {
         APP.with(|a| *a.borrow_mut() = Some(std::rc::Rc::clone(&app)));
         if let Err(e) = app.run() {
             log(&format!("takhte: {e}"));
+            return Err(JsValue::from_str(&e.to_string()));
         }
+        Ok(())
     }
 }

@@ -279,6 +279,11 @@ fn persian_at_phone_and_tablet_sizes() {
         until(&s, "the computer's answer", |p| moves(p).len() == 2);
         shoot(&s, &format!("game-fa-{size}"));
     }
+    // An invite link on a first visit, in Persian: the name is asked first.
+    let s = driver.session(412, 915, "fa");
+    open_app(&s, &format!("http://{addr}/join/K7M3QX"));
+    s.wait("the Persian invite card", || s.locate("پیوستن به بازی"));
+    shoot(&s, "invite-fa-phone");
     let s = driver.session(1280, 800, "en-US");
     open_app(&s, &format!("http://{addr}/"));
     until(&s, "the home screen", |p| p["screen"] == "home");

@@ -66,11 +66,17 @@ struct Inner {
     attempt: u32,
     /// When to try again (ms), while waiting.
     retry_at: Option<f64>,
+    /// When the timer last ran (a hidden tab's timers are slowed down by the browser).
+    last_tick: f64,
     failed: bool,
 }
 
+/// The page's monotonic clock (ms): a change of the wall clock moves no deadline.
 fn now_ms() -> f64 {
-    js_sys::Date::now()
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
 }
 
 impl WebTransport {
@@ -91,6 +97,7 @@ impl WebTransport {
             nonce: 0,
             attempt: 0,
             retry_at: None,
+            last_tick: now_ms(),
             failed: false,
         }));
         if let Err(e) = address {
@@ -338,6 +345,17 @@ fn lost(inner: &Rc<RefCell<Inner>>, error: String) {
 /// The timer: pings, silence, a try that takes too long, the next try.
 fn on_tick(inner: &Rc<RefCell<Inner>>) {
     let now = now_ms();
+    {
+        // A late tick (a hidden tab, a busy page): the silence was the page's, not the
+        // server's — ping now and count silence from here.
+        let mut i = inner.borrow_mut();
+        let late = now - i.last_tick > 2.0 * f64::from(TICK_MS) + 500.0;
+        i.last_tick = now;
+        if late && i.greeted {
+            i.last_heard = now;
+            i.last_ping = now - PING_EVERY_MS;
+        }
+    }
     let (retry, greeted, opened_at, last_heard, last_ping, failed) = {
         let i = inner.borrow();
         (

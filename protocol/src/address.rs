@@ -146,7 +146,7 @@ pub fn link_server(text: &str) -> Option<ServerAddress> {
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
     if lower.starts_with("https://") || lower.starts_with("http://") {
-        if !lower.contains("/join/") {
+        if !lower.contains("/join/") && !lower.contains("/watch/") {
             return None;
         }
         return ServerAddress::parse(t).ok();

@@ -74,13 +74,15 @@ pub fn latin_digits(text: &str) -> String {
 }
 
 /// Reads what a user typed or pasted: a code (any case, with spaces or dashes, Persian digits
-/// too), or a link ending in `/join/CODE`. Returns the code in capitals.
+/// too), or a link ending in `/join/CODE` (or a watch link, `/watch/CODE`). Returns the code in
+/// capitals.
 pub fn normalize(input: &str) -> Result<String, CodeError> {
     let folded = latin_digits(input);
     let trimmed = folded.trim();
-    let tail = match trimmed.rfind("/join/") {
-        Some(i) => &trimmed[i + "/join/".len()..],
-        None => trimmed,
+    let tail = match (trimmed.rfind("/join/"), trimmed.rfind("/watch/")) {
+        (Some(i), _) => &trimmed[i + "/join/".len()..],
+        (None, Some(i)) => &trimmed[i + "/watch/".len()..],
+        (None, None) => trimmed,
     };
     let tail = tail.split(['?', '#']).next().unwrap_or("");
     let code: String = tail
@@ -134,6 +136,10 @@ mod tests {
         assert_eq!(normalize("K7M3Q!"), Err(CodeError::Character('!')));
         assert_eq!(normalize("K7M3QÖ"), Err(CodeError::Character('Ö')));
         assert_eq!(normalize("takhte://join/K7M3QX?x=1").unwrap(), "K7M3QX");
+        assert_eq!(
+            normalize("https://play.example.org/watch/k7m3qx").unwrap(),
+            "K7M3QX"
+        );
         assert_eq!(normalize("k۷m ۳qx").unwrap(), "K7M3QX");
     }
 }

@@ -75,7 +75,7 @@ fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
 }
 
 async fn index(State(hub): State<Arc<Hub>>) -> axum::response::Response {
-    if let Some(page) = crate::web::app_page(&hub) {
+    if let Some(page) = crate::web::app_page(&hub).await {
         return page;
     }
     format!("Takhte game server (protocol {PROTOCOL_VERSION}). The app connects to {WS_PATH}.\n")
@@ -107,7 +107,7 @@ async fn join_page(
     State(hub): State<Arc<Hub>>,
 ) -> axum::response::Response {
     // With the browser version: the app itself, which joins the game.
-    if let Some(page) = crate::web::app_page(&hub) {
+    if let Some(page) = crate::web::app_page(&hub).await {
         return page;
     }
     let code = code::normalize(&code).unwrap_or_default();

@@ -9,8 +9,8 @@
 //! The page is never kept by a browser without asking (`no-cache`: an upgrade is seen at the
 //! next load), and it names the build's folder; a build's files never change under their name,
 //! so they are kept for a year (`immutable`). A file with a `.gz` beside it is sent compressed
-//! to a browser that accepts gzip. Files are read from the folder at each request: a new build
-//! put there is served without a restart. Only names of letters, digits, `.`, `-` and `_`
+//! to a browser that accepts gzip. The page is read at each request and a build's files once
+//! (kept in memory, read again if replaced): a new build put there is served without a restart. Only names of letters, digits, `.`, `-` and `_`
 //! under `app/` are served; anything else is not found.
 
 use std::path::{Path, PathBuf};
@@ -57,22 +57,61 @@ pub fn app_path(dir: &Path, rel: &str) -> Option<PathBuf> {
 }
 
 fn accepts_gzip(headers: &HeaderMap) -> bool {
-    headers
+    // The quality of each coding named; an explicit gzip counts before the wildcard.
+    let mut gzip = None;
+    let mut any = None;
+    for e in headers
         .get_all(header::ACCEPT_ENCODING)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .any(|e| {
-            let mut parts = e.split(';');
-            let name = parts.next().unwrap_or("").trim();
-            let refused = parts.any(|p| {
-                p.trim()
-                    .strip_prefix("q=")
-                    .and_then(|q| q.trim().parse::<f32>().ok())
-                    == Some(0.0)
-            });
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-        })
+    {
+        let mut parts = e.split(';');
+        let name = parts.next().unwrap_or("").trim();
+        let q = parts
+            .find_map(|p| p.trim().strip_prefix("q="))
+            .and_then(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if name.eq_ignore_ascii_case("gzip") {
+            gzip = Some(q);
+        } else if name == "*" {
+            any = Some(q);
+        }
+    }
+    gzip.or(any).is_some_and(|q| q > 0.0)
+}
+
+/// The built files read so far, by path, with the modification time they were read at: a
+/// build's files never change under their name, so each is read from the disk once (and again
+/// only if it was replaced), however many browsers load it.
+type Cached = (std::time::SystemTime, axum::body::Bytes);
+
+fn cache() -> &'static std::sync::Mutex<std::collections::HashMap<PathBuf, Cached>> {
+    static CACHE: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<PathBuf, Cached>>,
+    > = std::sync::OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The file's bytes, from the cache when it has not changed since.
+async fn read_cached(path: &Path) -> Option<axum::body::Bytes> {
+    let modified = tokio::fs::metadata(path).await.ok()?.modified().ok()?;
+    if let Ok(c) = cache().lock() {
+        if let Some((m, b)) = c.get(path) {
+            if *m == modified {
+                return Some(b.clone());
+            }
+        }
+    }
+    let bytes = axum::body::Bytes::from(tokio::fs::read(path).await.ok()?);
+    if let Ok(mut c) = cache().lock() {
+        // The folder holds a few builds; a stale entry is replaced, never piled up.
+        if c.len() > 64 {
+            c.clear();
+        }
+        c.insert(path.to_path_buf(), (modified, bytes.clone()));
+    }
+    Some(bytes)
 }
 
 /// A built file: compressed when there is a `.gz` and the browser takes it.
@@ -85,13 +124,13 @@ async fn send_file(path: &Path, headers: &HeaderMap, cache: &'static str) -> Res
     let mut gz = path.as_os_str().to_owned();
     gz.push(".gz");
     let (body, compressed) = match accepts_gzip(headers) {
-        true => match tokio::fs::read(PathBuf::from(gz)).await {
-            Ok(b) => (Ok(b), true),
-            Err(_) => (tokio::fs::read(path).await, false),
+        true => match read_cached(&PathBuf::from(gz)).await {
+            Some(b) => (Some(b), true),
+            None => (read_cached(path).await, false),
         },
-        false => (tokio::fs::read(path).await, false),
+        false => (read_cached(path).await, false),
     };
-    let Ok(body) = body else {
+    let Some(body) = body else {
         return (StatusCode::NOT_FOUND, "not found\n").into_response();
     };
     let mut r = body.into_response();
@@ -110,11 +149,11 @@ async fn send_file(path: &Path, headers: &HeaderMap, cache: &'static str) -> Res
 }
 
 /// The app's page, when the server has the browser version (`None`: it has not).
-pub fn app_page(hub: &Hub) -> Option<Response> {
+pub async fn app_page(hub: &Hub) -> Option<Response> {
     let dir = hub.config.web_dir.clone()?;
     Some(
         // The page is read each time (a new build needs no restart); it is small.
-        match std::fs::read(dir.join("index.html")) {
+        match tokio::fs::read(dir.join("index.html")).await {
             Ok(body) => {
                 let mut r = body.into_response();
                 let h = r.headers_mut();
@@ -137,7 +176,7 @@ pub fn app_page(hub: &Hub) -> Option<Response> {
 /// `/watch/CODE`: the app, which opens that game to watch; without the browser version, the
 /// same page as an invite's.
 pub async fn watch_page(UrlPath(code): UrlPath<String>, State(hub): State<Arc<Hub>>) -> Response {
-    match app_page(&hub) {
+    match app_page(&hub).await {
         Some(page) => page,
         None => {
             let code = takhte_protocol::code::normalize(&code).unwrap_or_default();
@@ -204,6 +243,8 @@ mod tests {
         assert!(with("*"));
         assert!(!with("br"));
         assert!(!with("gzip;q=0"));
+        assert!(!with("gzip;q=0, *"));
+        assert!(with("identity, *;q=0.5"));
         assert!(!accepts_gzip(&HeaderMap::new()));
     }
 

@@ -318,6 +318,7 @@ impl AppState {
 
     /// Watches a game by a typed code, a pasted link, or from the live list.
     pub fn online_watch(&mut self, text: &str) {
+        self.follow_link_server(text);
         self.ensure_client();
         let _ = self.online.watch(text);
         self.refresh_online();
@@ -325,7 +326,14 @@ impl AppState {
 
     /// Joins by a typed code or a pasted link.
     pub fn online_join(&mut self, text: &str) {
-        // A link names its server (and how to reach it): join there.
+        self.follow_link_server(text);
+        self.ensure_client();
+        let _ = self.online.join(text);
+        self.refresh_online();
+    }
+
+    /// A link names its server (and how to reach it): that server becomes the one used.
+    fn follow_link_server(&mut self, text: &str) {
         if let Some(server) = takhte_online::address::link_server(text) {
             let address = server.canonical();
             if ServerAddress::parse(&self.online_address()).ok() != Some(server) {
@@ -336,9 +344,6 @@ impl AppState {
                 self.online.disconnect();
             }
         }
-        self.ensure_client();
-        let _ = self.online.join(text);
-        self.refresh_online();
     }
 
     /// A time control inside a sentence: "3+2" (in Persian "۳+۲", kept left to right by the
