@@ -35,7 +35,7 @@ build=$(cat "$stage/takhte.js" "$stage/takhte_bg.wasm" web/index.html | sha256su
 
 mkdir -p "$out/app"
 # Earlier builds stay a while for pages still open on them; keep the last three.
-ls -1t "$out/app" 2>/dev/null | grep -v '^\.' | tail -n +4 | while read -r old; do rm -rf "${out:?}/app/$old"; done
+ls -1t "$out/app" 2>/dev/null | tail -n +4 | while read -r old; do rm -rf "${out:?}/app/$old"; done
 # A build's files never change under its name (browsers keep them a year): the same build again
 # is left as it is, a new one is made beside it under a hidden name and then renamed.
 if [ ! -d "$out/app/$build" ]; then
