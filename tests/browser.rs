@@ -113,16 +113,11 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
     let Some(web) = web_dir() else { return };
     let dir = tempfile::tempdir().unwrap();
     let addr = server(web, &dir.path().join("s.sqlite"));
-    // The bot creates a chess game as Black (so the browser moves first) and prints its code.
-    let mut bot = Command::new(env!("CARGO_BIN_EXE_takhte"))
-        .args([
-            "online-bot",
-            "--server",
-            &addr,
-            "--create",
-            "chess",
-            "--colour",
-            "black",
+    // The bot (a Persian name, seen in the English pictures) creates a chess game as Black (so
+    // the browser moves first), spectators allowed, and prints its code.
+    let (mut bot, code) = bot_game(
+        &addr,
+        &[
             "--level",
             "1",
             "--movetime",
@@ -130,19 +125,10 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
             "--delay",
             "300",
             "--spectators",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = std::io::BufReader::new(bot.stdout.take().unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
-    let code = line
-        .split_whitespace()
-        .last()
-        .unwrap_or_else(|| panic!("no code from the bot: {line:?}"))
-        .to_string();
+            "--name",
+            "ربات",
+        ],
+    );
 
     let driver = Driver::start();
     let player = driver.session(412, 915, "en-US");
@@ -338,24 +324,7 @@ fn figures() {
     // Ready to play from an invite link (a player who has given a name before).
     let mut readies = Vec::new();
     for _ in 0..3 {
-        let mut bot = Command::new(env!("CARGO_BIN_EXE_takhte"))
-            .args([
-                "online-bot",
-                "--server",
-                &addr,
-                "--create",
-                "chess",
-                "--colour",
-                "black",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut out = std::io::BufReader::new(bot.stdout.take().unwrap());
-        let mut line = String::new();
-        std::io::BufRead::read_line(&mut out, &mut line).unwrap();
-        let code = line.split_whitespace().last().unwrap().to_string();
+        let (mut bot, code) = bot_game(&addr, &[]);
         let s = driver.session(412, 915, "en-US");
         open_app(&s, &format!("http://{addr}/join/{code}"));
         s.click("Your name");
@@ -492,4 +461,33 @@ fn a_game_opens_from_text_in_the_browser() {
     s.click("Open");
     let p = until(&s, "the opened game", |p| p["screen"] == "game");
     assert_eq!(moves(&p), ["e2e4", "e7e5", "g1f3"]);
+}
+
+/// `takhte online-bot` creating a chess game as Black on `addr` (with `extra` options); the
+/// process and the game's code it printed.
+fn bot_game(addr: &str, extra: &[&str]) -> (std::process::Child, String) {
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_takhte"))
+        .args([
+            "online-bot",
+            "--server",
+            addr,
+            "--create",
+            "chess",
+            "--colour",
+            "black",
+        ])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(bot.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    let code = line
+        .split_whitespace()
+        .last()
+        .unwrap_or_else(|| panic!("no code from the bot: {line:?}"))
+        .to_string();
+    (bot, code)
 }
