@@ -182,6 +182,13 @@ pub enum ClientMsg {
         /// The create's request id.
         request: String,
     },
+    /// What an invite is before it is taken: the game, its clock, who invites and the seat
+    /// left. Answered with [`ServerMsg::Invitation`] (or refused: unknown game, or full once
+    /// it has begun).
+    Invitation {
+        /// The invite code.
+        code: String,
+    },
     /// Takes the free seat of a game. Answered with [`ServerMsg::State`].
     Join {
         /// The invite code.
@@ -317,9 +324,11 @@ pub enum ClientMsg {
 impl ClientMsg {
     /// The `type` words of every client message, for telling an unknown type from a malformed
     /// message.
-    pub const TYPES: [&'static str; 20] = [
+    pub const TYPES: [&'static str; 26] = [
         "hello",
         "create",
+        "cancel-create",
+        "invitation",
         "join",
         "open",
         "close",
@@ -338,12 +347,17 @@ impl ClientMsg {
         "watch",
         "suggest",
         "live-games",
+        "seek",
+        "cancel-seek",
+        "player",
+        "leaderboard",
     ];
 
     /// The game a message is about, if any.
     pub fn code(&self) -> Option<&str> {
         match self {
             ClientMsg::Join { code }
+            | ClientMsg::Invitation { code }
             | ClientMsg::Open { code, .. }
             | ClientMsg::Close { code }
             | ClientMsg::Move { code, .. }
@@ -847,6 +861,14 @@ pub enum ServerMsg {
         /// Newest first.
         games: Vec<LobbyEntry>,
     },
+    /// The answer to `invitation`: the game an invite code opens, not yet begun.
+    Invitation {
+        /// The game, its clock, who invites and the seat left.
+        game: LobbyEntry,
+        /// Whether the game is rated.
+        #[serde(default)]
+        rated: bool,
+    },
     /// The player's games that have not ended.
     MyGames {
         /// Newest first.
@@ -928,6 +950,8 @@ mod tests {
         let samples = [
             r#"{"type":"hello","protocol":1,"token":"00","name":"a"}"#,
             r#"{"type":"create","settings":{"kind":"chess","colour":"random"}}"#,
+            r#"{"type":"cancel-create","request":"r1"}"#,
+            r#"{"type":"invitation","code":"A"}"#,
             r#"{"type":"join","code":"A"}"#,
             r#"{"type":"open","code":"A"}"#,
             r#"{"type":"close","code":"A"}"#,
@@ -942,11 +966,51 @@ mod tests {
             r#"{"type":"claim-win","code":"A"}"#,
             r#"{"type":"rematch","code":"A"}"#,
             r#"{"type":"set-name","name":"b"}"#,
+            r#"{"type":"ping","nonce":1}"#,
+            r#"{"type":"watch","code":"A"}"#,
+            r#"{"type":"suggest","code":"A","ply":0,"move":"e2e4"}"#,
+            r#"{"type":"live-games"}"#,
+            r#"{"type":"seek","choice":{"kind":"chess","clock":{"base_ms":180000,"increment_ms":2000}}}"#,
+            r#"{"type":"cancel-seek"}"#,
+            r#"{"type":"player","id":"00"}"#,
+            r#"{"type":"leaderboard","kind":"chess"}"#,
         ];
+        // Every type word reads as its message, and every message kind has a sample (the
+        // count of variants is in the match below: a new one fails to compile there).
+        assert_eq!(samples.len(), ClientMsg::TYPES.len());
         for (text, ty) in samples.iter().zip(ClientMsg::TYPES) {
-            let msg: ClientMsg = serde_json::from_str(text).unwrap();
+            let msg: ClientMsg =
+                serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             let back = serde_json::to_value(&msg).unwrap();
             assert_eq!(back["type"], ty);
+            let _: () = match msg {
+                ClientMsg::Hello { .. }
+                | ClientMsg::Create { .. }
+                | ClientMsg::CancelCreate { .. }
+                | ClientMsg::Invitation { .. }
+                | ClientMsg::Join { .. }
+                | ClientMsg::Open { .. }
+                | ClientMsg::Close { .. }
+                | ClientMsg::Lobby
+                | ClientMsg::MyGames
+                | ClientMsg::Move { .. }
+                | ClientMsg::Roll { .. }
+                | ClientMsg::Resign { .. }
+                | ClientMsg::OfferDraw { .. }
+                | ClientMsg::AnswerDraw { .. }
+                | ClientMsg::Abort { .. }
+                | ClientMsg::ClaimWin { .. }
+                | ClientMsg::Rematch { .. }
+                | ClientMsg::SetName { .. }
+                | ClientMsg::Watch { .. }
+                | ClientMsg::Suggest { .. }
+                | ClientMsg::LiveGames
+                | ClientMsg::Ping { .. }
+                | ClientMsg::Seek { .. }
+                | ClientMsg::CancelSeek
+                | ClientMsg::Player { .. }
+                | ClientMsg::Leaderboard { .. } => (),
+            };
         }
         let ping: ClientMsg = serde_json::from_str(r#"{"type":"ping","nonce":3}"#).unwrap();
         assert_eq!(ping, ClientMsg::Ping { nonce: 3 });

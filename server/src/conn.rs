@@ -66,13 +66,25 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         tx,
         kill: Arc::new(Notify::new()),
     };
+    // Pings come well within the time a connection may go without answering.
+    let ping_every = PING_EVERY
+        .min(Duration::from_millis(hub.config.silence_ms / 3).max(Duration::from_millis(100)));
     let writer = tokio::spawn(async move {
-        while let Some(text) = rx.recv().await {
-            if sink
-                .send(Message::Text(Utf8Bytes::from(text.as_ref())))
-                .await
-                .is_err()
-            {
+        // The server pings every connection: one that stops answering is closed (serve), so
+        // that a page left or a phone gone away stops counting as a player here or a
+        // spectator.
+        let mut ping = tokio::time::interval(ping_every);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ping.tick().await;
+        loop {
+            let frame = tokio::select! {
+                text = rx.recv() => match text {
+                    Some(text) => Message::Text(Utf8Bytes::from(text.as_ref())),
+                    None => break,
+                },
+                _ = ping.tick() => Message::Ping(Default::default()),
+            };
+            if sink.send(frame).await.is_err() {
                 return;
             }
         }
@@ -88,6 +100,7 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         conn: conn.clone(),
         actor: None,
         open: BTreeSet::new(),
+        watched: BTreeSet::new(),
         bad: 0,
         limiter: Limiter {
             tokens: hub.config.msg_burst,
@@ -153,6 +166,10 @@ enum Flow {
     Close,
 }
 
+/// How often the server pings each connection (a WebSocket ping, answered by the client's
+/// WebSocket itself); more often when the silence allowed is shorter than three of these.
+const PING_EVERY: Duration = Duration::from_secs(5);
+
 /// How long a closing connection's last incoming messages are read and dropped.
 const LINGER: Duration = Duration::from_secs(1);
 
@@ -165,6 +182,8 @@ struct Conn {
     conn: ConnHandle,
     actor: Option<Actor>,
     open: BTreeSet<String>,
+    /// The games this connection watches (a spectator that goes quiet is let go sooner).
+    watched: BTreeSet<String>,
     bad: u32,
     limiter: Limiter,
     /// When this connection's last renames were (each one is an event in every open game).
@@ -182,16 +201,32 @@ impl Conn {
         let hub = Arc::clone(&self.hub);
         let started = Instant::now();
         let idle = Duration::from_millis(hub.config.idle_ms);
+        let silence = Duration::from_millis(hub.config.silence_ms);
+        // The last message, and the last frame of any kind (an answer to a ping counts).
+        let mut last_message = Instant::now();
         let mut last_heard = Instant::now();
         loop {
+            // A spectator's app talks every second (its pings): one that has said nothing for
+            // `silence` (a page frozen in the browser's cache, which still answers pings at
+            // the socket's level) stops counting then, not after `idle`.
+            let quiet_limit = if self.watched.is_empty() {
+                idle
+            } else {
+                idle.min(silence)
+            };
             let wait = if self.actor.is_none() {
                 HELLO_WITHIN.saturating_sub(started.elapsed())
             } else {
-                idle.saturating_sub(last_heard.elapsed())
+                quiet_limit
+                    .saturating_sub(last_message.elapsed())
+                    .min(silence.saturating_sub(last_heard.elapsed()))
             };
             tokio::select! {
                 msg = stream.next() => {
                     last_heard = Instant::now();
+                    if matches!(msg, Some(Ok(Message::Text(_) | Message::Binary(_)))) {
+                        last_message = last_heard;
+                    }
                     if let Flow::Close = self.frame(msg).await {
                         return;
                     }
@@ -204,6 +239,10 @@ impl Conn {
                 _ = tokio::time::sleep(wait) => {
                     bye(&self.conn, CloseReason::Idle, if self.actor.is_none() {
                         "no hello in time".to_string()
+                    } else if last_heard.elapsed() >= silence {
+                        format!("no answer to the server's pings for {} s", silence.as_secs())
+                    } else if !self.watched.is_empty() {
+                        format!("a spectator that says nothing for {} s is let go", quiet_limit.as_secs())
                     } else {
                         "nothing heard for too long".to_string()
                     });
@@ -396,6 +435,25 @@ impl Conn {
     /// A request of a greeted client; true when the connection must close.
     async fn request(&mut self, actor: Actor, msg: ClientMsg) -> bool {
         let game = msg.code().map(String::from);
+        // A player's command on a game, or a question answered with one message.
+        let msg = match command_of(msg) {
+            Ok((code, command)) => {
+                if let Err(r) = self.hub.command(&actor, &code, command).await {
+                    self.refused(r, Some(&code));
+                }
+                return false;
+            }
+            Err(msg) => msg,
+        };
+        let msg = match self.answer(&actor, msg).await {
+            Ok(result) => {
+                if let Err(r) = result {
+                    self.refused(r, game.as_deref());
+                }
+                return false;
+            }
+            Err(msg) => msg,
+        };
         let result = match msg {
             ClientMsg::Hello { .. } => {
                 return self.refuse_bad(ErrorCode::HelloFirst, "hello was already said")
@@ -429,23 +487,6 @@ impl Conn {
             }
             ClientMsg::Seek { choice } => self.hub.seek(&self.conn, &actor, choice).await,
             ClientMsg::CancelSeek => self.hub.cancel_seek(&self.conn, &actor).await,
-            ClientMsg::Player { id } => match self.hub.player_page(&id, &actor.token_hash).await {
-                Ok(page) => {
-                    self.conn.send_msg(&ServerMsg::Player { page });
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            },
-            ClientMsg::Leaderboard { kind } => {
-                match self.hub.leaderboard(kind, &actor.token_hash).await {
-                    Ok((rows, you)) => {
-                        self.conn
-                            .send_msg(&ServerMsg::Leaderboard { kind, rows, you });
-                        Ok(())
-                    }
-                    Err(e) => Err(e),
-                }
-            }
             ClientMsg::CancelCreate { request } => {
                 self.hub.cancel_create(&self.conn, &actor, &request).await
             }
@@ -465,50 +506,18 @@ impl Conn {
             }
             ClientMsg::Close { code } => {
                 self.hub.close(self.conn.id, &code).await;
+                self.watched.remove(&code);
                 self.open.remove(&code);
                 Ok(())
             }
-            ClientMsg::Lobby => {
-                let games = self.hub.lobby().await;
-                self.conn.send_msg(&ServerMsg::Lobby { games });
-                Ok(())
-            }
-            ClientMsg::MyGames => match self.hub.my_games(&actor).await {
-                Ok(games) => {
-                    self.conn.send_msg(&ServerMsg::MyGames { games });
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            },
             ClientMsg::SetName { name } => {
                 self.set_name(&name).await;
                 Ok(())
             }
-            ClientMsg::Move { code, ply, mv } => {
-                self.hub
-                    .command(&actor, &code, Command::Move { ply, mv })
-                    .await
-            }
-            ClientMsg::Roll { code, ply } => {
-                self.hub.command(&actor, &code, Command::Roll { ply }).await
-            }
-            ClientMsg::Resign { code } => self.hub.command(&actor, &code, Command::Resign).await,
-            ClientMsg::OfferDraw { code } => {
-                self.hub.command(&actor, &code, Command::OfferDraw).await
-            }
-            ClientMsg::AnswerDraw { code, accept } => {
-                self.hub
-                    .command(&actor, &code, Command::AnswerDraw(accept))
-                    .await
-            }
-            ClientMsg::Abort { code } => self.hub.command(&actor, &code, Command::Abort).await,
-            ClientMsg::ClaimWin { code } => {
-                self.hub.command(&actor, &code, Command::ClaimWin).await
-            }
-            ClientMsg::Rematch { code } => self.hub.command(&actor, &code, Command::Rematch).await,
             ClientMsg::Watch { code, since } => {
                 let r = self.hub.watch(&self.conn, &actor, &code, since).await;
                 if r.is_ok() {
+                    self.watched.insert(code.clone());
                     self.open.insert(code);
                 }
                 r
@@ -516,18 +525,56 @@ impl Conn {
             ClientMsg::Suggest { code, ply, mv } => {
                 self.hub.suggest(&self.conn, &actor, &code, ply, &mv).await
             }
-            ClientMsg::LiveGames => match self.hub.live_games().await {
-                Ok(games) => {
-                    self.conn.send_msg(&ServerMsg::LiveGames { games });
-                    Ok(())
-                }
-                Err(e) => Err(e),
-            },
+            // Commands and questions were taken above.
+            _ => Ok(()),
         };
         if let Err(r) = result {
             self.refused(r, game.as_deref());
         }
         false
+    }
+
+    /// A question answered with one message (a page, a leaderboard, a list, an invite);
+    /// anything else is given back.
+    async fn answer(
+        &mut self,
+        actor: &Actor,
+        msg: ClientMsg,
+    ) -> Result<Result<(), Refusal>, ClientMsg> {
+        let reply = match msg {
+            ClientMsg::Player { id } => self
+                .hub
+                .player_page(&id, &actor.token_hash)
+                .await
+                .map(|page| ServerMsg::Player { page }),
+            ClientMsg::Leaderboard { kind } => self
+                .hub
+                .leaderboard(kind, &actor.token_hash)
+                .await
+                .map(|(rows, you)| ServerMsg::Leaderboard { kind, rows, you }),
+            ClientMsg::Invitation { code } => self
+                .hub
+                .invitation(&code)
+                .await
+                .map(|(game, rated)| ServerMsg::Invitation { game, rated }),
+            ClientMsg::Lobby => Ok(ServerMsg::Lobby {
+                games: self.hub.lobby().await,
+            }),
+            ClientMsg::MyGames => self
+                .hub
+                .my_games(actor)
+                .await
+                .map(|games| ServerMsg::MyGames { games }),
+            ClientMsg::LiveGames => self
+                .hub
+                .live_games()
+                .await
+                .map(|games| ServerMsg::LiveGames { games }),
+            other => return Err(other),
+        };
+        Ok(reply.map(|m| {
+            self.conn.send_msg(&m);
+        }))
     }
 
     /// Renames the player (at most [`MAX_RENAMES`] a minute): in every game of theirs.
@@ -565,4 +612,20 @@ fn is_too_long(e: axum::Error) -> bool {
         e.into_inner().downcast_ref::<Error>(),
         Some(Error::Capacity(CapacityError::MessageTooLong { .. }))
     )
+}
+
+/// A player's command on a game (a move, a roll, an answer…) and the game's code; anything
+/// else is given back.
+fn command_of(msg: ClientMsg) -> Result<(String, Command), ClientMsg> {
+    Ok(match msg {
+        ClientMsg::Move { code, ply, mv } => (code, Command::Move { ply, mv }),
+        ClientMsg::Roll { code, ply } => (code, Command::Roll { ply }),
+        ClientMsg::Resign { code } => (code, Command::Resign),
+        ClientMsg::OfferDraw { code } => (code, Command::OfferDraw),
+        ClientMsg::AnswerDraw { code, accept } => (code, Command::AnswerDraw(accept)),
+        ClientMsg::Abort { code } => (code, Command::Abort),
+        ClientMsg::ClaimWin { code } => (code, Command::ClaimWin),
+        ClientMsg::Rematch { code } => (code, Command::Rematch),
+        other => return Err(other),
+    })
 }

@@ -30,6 +30,9 @@ usage: takhte-server [OPTIONS]
                            (default 60000)
   --max-spectators N       spectators one game may have (default 5000)
   --max-suggestions N      suggestions one spectator may make for one move (default 10)
+  --silence-ms N           a connection that answers nothing (not even the server's pings,
+                           every 5 s) for this long is closed, and so is a spectator whose
+                           app sends nothing for this long (default 15000)
   --tls-cert FILE          serve TLS (wss://, https://) with this certificate chain (PEM);
   --tls-key FILE           and its private key (PEM). Both files are read again when they
                            change: a renewed certificate needs no restart
@@ -94,6 +97,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "--claim-after-ms" => out.config.claim_after_ms = number(a, value(a)?)? as u64,
             "--max-spectators" => out.config.max_spectators = number(a, value(a)?)?,
             "--max-suggestions" => out.config.max_suggestions = number(a, value(a)?)? as u32,
+            "--silence-ms" => out.config.silence_ms = number(a, value(a)?)? as u64,
             "--behind-proxy" => out.config.behind_proxy = true,
             "--web" => out.config.web_dir = Some(PathBuf::from(value(a)?)),
             "--tls-cert" => out.tls_cert = Some(PathBuf::from(value(a)?)),

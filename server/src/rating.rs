@@ -187,9 +187,15 @@ mod tests {
                 },
             ],
         );
+        // The paper rounds its steps to print them (1464.06, 151.52, 0.05999); worked without
+        // rounding the values are these. The volatility step is the one to check closely:
+        // skipping it (σ' = 0.06) moves the rating and deviation by less than 0.0001.
+        assert!((after.volatility - 0.059_996).abs() < 1e-6, "{after:?}");
+        assert!((after.rating - 1464.0507).abs() < 1e-3, "{after:?}");
+        assert!((after.deviation - 151.5165).abs() < 1e-3, "{after:?}");
+        // And to the paper's printed precision.
         assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
-        assert!((after.deviation - 151.52).abs() < 0.01, "{after:?}");
-        assert!((after.volatility - 0.05999).abs() < 0.00001, "{after:?}");
+        assert!((after.deviation - 151.52).abs() < 0.005, "{after:?}");
     }
 
     /// Hand-worked: two new players (1500, RD 350, σ 0.06), White wins. φ = 350/173.7178 =

@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, Notify};
 use takhte_protocol::{code, request};
 use takhte_protocol::{ErrorCode, GameEvent, GameSettings, GameSummary, LobbyEntry, ServerMsg};
 
-use crate::game::{Actor, Command, Context, Live, Refusal, Stage};
+use crate::game::{Actor, Command, Context, Effects, Live, Refusal, Stage};
 use crate::store::{Storage, StoreError, Write};
 use crate::{log, now_ms};
 
@@ -48,6 +48,9 @@ pub struct Config {
     pub msg_burst: f64,
     /// A connection that sends nothing for this long is closed.
     pub idle_ms: u64,
+    /// A connection that answers nothing, not even the server's pings (every 5 s), for this
+    /// long is closed: until then it counts, as a player who is here or as a spectator.
+    pub silence_ms: u64,
     /// Events kept in memory per game for clients that come back.
     pub recent_events: usize,
     /// How long an opponent must be gone before the win can be claimed.
@@ -77,6 +80,7 @@ impl Default for Config {
             msgs_per_sec: 10.0,
             msg_burst: 30.0,
             idle_ms: 60_000,
+            silence_ms: 15_000,
             recent_events: 256,
             claim_after_ms: takhte_protocol::CLAIM_AFTER_MS,
             max_spectators: 5_000,
@@ -677,40 +681,9 @@ impl Hub {
             .map_err(store_failure)?;
         let first_seq = inner.live.rec.seq + 1;
         let texts = numbered(&room.code, first_seq, events);
-        // A seat taken, or a rematch made, is a game more for its players: the database
-        // checks the limit in the same transaction, for every instance.
-        let seated: Vec<String> = if effects.new_game.is_some() {
-            next.rec
-                .seats
-                .iter()
-                .flatten()
-                .map(|s| s.token_hash.clone())
-                .collect()
-        } else if joining {
-            vec![actor.token_hash.clone()]
-        } else {
-            Vec::new()
-        };
-        if !seated.is_empty() {
-            writes.push(Write::OpenGamesBelow {
-                players: seated,
-                max: self.config.max_open_games,
-            });
-        }
-        if joining {
-            // The one who sits down has a page from their first game.
-            writes.push(Write::Player {
-                token_hash: actor.token_hash.clone(),
-                id: crate::player_id(&actor.token_hash),
-                name: actor.name.clone(),
-            });
-        }
-        if let Some(new) = &effects.new_game {
-            // A rematch of a rated game is rated: its players' ratings as it begins.
-            let mut new = new.clone();
-            self.seat_ratings(&mut new).await.map_err(store_failure)?;
-            writes.push(Write::Insert(new));
-        }
+        self.seating_writes(&next, &effects, joining, actor, &mut writes)
+            .await
+            .map_err(store_failure)?;
         writes.push(Write::Update {
             rec: next.rec.clone(),
             expected_seq: inner.live.rec.seq,
@@ -751,6 +724,69 @@ impl Hub {
             }
         }
         Ok(())
+    }
+
+    /// The writes a seat taken or a rematch made brings: the limit of open games checked for
+    /// its players (in the database, for every instance), the new player's page, the
+    /// rematch's game with its players' ratings.
+    async fn seating_writes(
+        &self,
+        next: &Live,
+        effects: &Effects,
+        joining: bool,
+        actor: &Actor,
+        writes: &mut Vec<Write>,
+    ) -> Result<(), StoreError> {
+        // A seat taken, or a rematch made, is a game more for its players: the database
+        // checks the limit in the same transaction, for every instance.
+        let seated: Vec<String> = if effects.new_game.is_some() {
+            next.rec
+                .seats
+                .iter()
+                .flatten()
+                .map(|s| s.token_hash.clone())
+                .collect()
+        } else if joining {
+            vec![actor.token_hash.clone()]
+        } else {
+            Vec::new()
+        };
+        if !seated.is_empty() {
+            writes.push(Write::OpenGamesBelow {
+                players: seated,
+                max: self.config.max_open_games,
+            });
+        }
+        if joining {
+            // The one who sits down has a page from their first game.
+            writes.push(Write::Player {
+                token_hash: actor.token_hash.clone(),
+                id: crate::player_id(&actor.token_hash),
+                name: actor.name.clone(),
+            });
+        }
+        if let Some(new) = &effects.new_game {
+            // A rematch of a rated game is rated: its players' ratings as it begins.
+            let mut new = new.clone();
+            self.seat_ratings(&mut new).await?;
+            writes.push(Write::Insert(new));
+        }
+        Ok(())
+    }
+
+    /// What an invite code opens before it is taken (public or not: whoever has the code may
+    /// join): the game, its clock, who invites, the seat left, and whether it is rated. A
+    /// game that has begun or ended is refused as full.
+    pub async fn invitation(&self, code: &str) -> Result<(LobbyEntry, bool), Refusal> {
+        let room = self.room(code).await?;
+        let inner = room.inner.lock().await;
+        match inner.live.lobby_entry() {
+            Some(e) => Ok((e, inner.live.rec.settings.rated)),
+            None => Err(Refusal {
+                code: ErrorCode::GameFull,
+                message: format!("game {code} has begun or ended"),
+            }),
+        }
     }
 
     /// The open public games whose creator is connected.

@@ -166,202 +166,19 @@ impl Storage for Postgres {
         for w in &writes {
             match w {
                 Write::OpenGamesBelow { players, max } => {
-                    // One player's seatings are serialized across the instances by a lock on
-                    // the player (taken in order, so two of them cannot deadlock), held to the
-                    // end of the transaction: the count sees every seating committed before.
-                    let mut sorted = players.clone();
-                    sorted.sort();
-                    sorted.dedup();
-                    for p in &sorted {
-                        tx.execute(
-                            "SELECT pg_advisory_xact_lock($1, hashtext($2))",
-                            &[&SEATING_LOCK, p],
-                        )
-                        .await
-                        .map_err(unavailable)?;
-                    }
-                    let mut counts = Vec::new();
-                    for p in &sorted {
-                        let row = tx
-                            .query_one(
-                                "SELECT COUNT(*) FROM games WHERE stage <> 'ended' AND (white_hash = $1 OR black_hash = $1)",
-                                &[p],
-                            )
-                            .await
-                            .map_err(unavailable)?;
-                        counts.push((p.clone(), row.get::<_, i64>(0) as usize));
-                    }
-                    super::open_games_check(players, *max, |p| {
-                        Ok(counts.iter().find(|(q, _)| q == p).map_or(0, |(_, n)| *n))
-                    })?;
+                    open_games_below(&tx, players, *max).await?
                 }
-                Write::Insert(rec) => {
-                    let c = Columns::of(rec);
-                    let json = serde_json::to_string(rec).map_err(unavailable)?;
-                    let n = tx
-                        .execute(
-                            "INSERT INTO games (code, kind, stage, public, white_hash, black_hash, created_ms, updated_ms, seq, record, deadline_ms)
-                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (code) DO NOTHING",
-                            &[&c.code, &c.kind, &c.stage, &c.public, &c.white, &c.black,
-                              &(rec.created_ms as i64), &(rec.updated_ms as i64), &(rec.seq as i64), &json, &c.deadline_ms],
-                        )
-                        .await
-                        .map_err(unavailable)?;
-                    if n == 0 {
-                        return Err(StoreError::Conflict);
-                    }
+                Write::Insert(_) | Write::Update { .. } | Write::Request { .. } => {
+                    game_write(&tx, w).await?
                 }
-                Write::Request {
-                    token_hash,
-                    request,
-                    code,
-                } => {
-                    let n = tx
-                        .execute(
-                            "INSERT INTO creates (token_hash, request, code) VALUES ($1, $2, $3)
-                             ON CONFLICT (token_hash, request) DO NOTHING",
-                            &[token_hash, request, code],
-                        )
-                        .await
-                        .map_err(unavailable)?;
-                    if n == 0 {
-                        return Err(StoreError::Conflict);
-                    }
-                }
-                Write::Player {
-                    token_hash,
-                    id,
-                    name,
-                } => {
-                    tx.execute(
-                        "INSERT INTO players (token_hash, id, name) VALUES ($1, $2, $3)
-                         ON CONFLICT (token_hash) DO UPDATE SET name = excluded.name",
-                        &[token_hash, id, name],
-                    )
-                    .await
-                    .map_err(unavailable)?;
-                }
-                Write::Standing(c) => {
-                    let start = crate::rating::Glicko::default();
-                    let (delta, dev, vol) =
-                        c.rated.unwrap_or((0.0, start.deviation, start.volatility));
-                    let rated = i32::from(c.rated.is_some());
-                    let n = |v: u32| v as i32;
-                    tx.execute(
-                        "INSERT INTO standings (token_hash, kind, rating, deviation, volatility, rated_games,
-                            played, wins, draws, losses, whites, blacks)
-                         VALUES ($1, $2, $3::float8 + $4::float8, $5, $6, $7, 1, $8, $9, $10, $11, $12)
-                         ON CONFLICT (token_hash, kind) DO UPDATE SET
-                            rating = standings.rating + $4,
-                            deviation = CASE WHEN $7 = 1 THEN $5 ELSE standings.deviation END,
-                            volatility = CASE WHEN $7 = 1 THEN $6 ELSE standings.volatility END,
-                            rated_games = standings.rated_games + $7, played = standings.played + 1,
-                            wins = standings.wins + $8, draws = standings.draws + $9,
-                            losses = standings.losses + $10,
-                            whites = standings.whites + $11, blacks = standings.blacks + $12",
-                        &[
-                            &c.token_hash, &c.kind, &start.rating, &delta, &dev, &vol, &rated,
-                            &n(c.result[0]), &n(c.result[1]), &n(c.result[2]),
-                            &n(c.colour[0]), &n(c.colour[1]),
-                        ],
-                    )
-                    .await
-                    .map_err(unavailable)?;
-                }
-                Write::RatedPair { a, b, day } => {
-                    tx.execute(
-                        "INSERT INTO rated_pairs (a, b, day, count) VALUES ($1, $2, $3, 1)
-                         ON CONFLICT (a, b, day) DO UPDATE SET count = rated_pairs.count + 1",
-                        &[a, b, day],
-                    )
-                    .await
-                    .map_err(unavailable)?;
-                }
-                Write::Abandoned { token_hash, at_ms } => {
-                    tx.execute(
-                        "UPDATE players SET abandons = abandons + 1, last_abandon_ms = $2 WHERE token_hash = $1",
-                        &[token_hash, &(*at_ms as i64)],
-                    )
-                    .await
-                    .map_err(unavailable)?;
-                }
-                Write::Seek(s) => {
-                    tx.execute(
-                        "INSERT INTO seeks (token_hash, pool, name, rating, since_ms, alive_ms, not_before_ms, paired_code, paired_ms)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, NULL)
-                         ON CONFLICT (token_hash) DO UPDATE SET pool = excluded.pool, name = excluded.name,
-                            rating = excluded.rating, since_ms = excluded.since_ms, alive_ms = excluded.alive_ms,
-                            not_before_ms = excluded.not_before_ms, paired_code = NULL, paired_ms = NULL",
-                        &[
-                            &s.token_hash, &s.pool, &s.name, &s.rating, &(s.since_ms as i64),
-                            &(s.alive_ms as i64), &(s.not_before_ms as i64),
-                        ],
-                    )
-                    .await
-                    .map_err(unavailable)?;
-                }
-                Write::Unseek { token_hash, paired } => {
-                    let sql = if *paired {
-                        "DELETE FROM seeks WHERE token_hash = $1"
-                    } else {
-                        "DELETE FROM seeks WHERE token_hash = $1 AND paired_code IS NULL"
-                    };
-                    tx.execute(sql, &[token_hash]).await.map_err(unavailable)?;
-                }
-                Write::Alive {
-                    token_hashes,
-                    at_ms,
-                } => {
-                    tx.execute(
-                        "UPDATE seeks SET alive_ms = $2 WHERE token_hash = ANY($1)",
-                        &[token_hashes, &(*at_ms as i64)],
-                    )
-                    .await
-                    .map_err(unavailable)?;
-                }
-                Write::Pair { a, b, code, at_ms } => {
-                    let n = tx
-                        .execute(
-                            "UPDATE seeks SET paired_code = $3, paired_ms = $4
-                             WHERE token_hash IN ($1, $2) AND paired_code IS NULL",
-                            &[a, b, code, &(*at_ms as i64)],
-                        )
-                        .await
-                        .map_err(unavailable)?;
-                    if n != 2 {
-                        return Err(StoreError::Conflict);
-                    }
-                }
-                Write::Update {
-                    rec,
-                    expected_seq,
-                    events,
-                } => {
-                    let c = Columns::of(rec);
-                    let json = serde_json::to_string(rec).map_err(unavailable)?;
-                    let n = tx
-                        .execute(
-                            "UPDATE games SET stage = $2, public = $3, white_hash = $4, black_hash = $5,
-                                    updated_ms = $6, seq = $7, record = $8, deadline_ms = $10
-                             WHERE code = $1 AND seq = $9",
-                            &[&c.code, &c.stage, &c.public, &c.white, &c.black,
-                              &(rec.updated_ms as i64), &(rec.seq as i64), &json, &(*expected_seq as i64),
-                              &c.deadline_ms],
-                        )
-                        .await
-                        .map_err(unavailable)?;
-                    if n == 0 {
-                        return Err(StoreError::Conflict);
-                    }
-                    for (seq, body) in events {
-                        tx.execute(
-                            "INSERT INTO events (code, seq, body) VALUES ($1, $2, $3)",
-                            &[&c.code, &(*seq as i64), body],
-                        )
-                        .await
-                        .map_err(unavailable)?;
-                    }
-                }
+                Write::Player { .. }
+                | Write::Standing(_)
+                | Write::RatedPair { .. }
+                | Write::Abandoned { .. } => player_write(&tx, w).await?,
+                Write::Seek(_)
+                | Write::Unseek { .. }
+                | Write::Alive { .. }
+                | Write::Pair { .. } => seek_write(&tx, w).await?,
             }
         }
         tx.commit().await.map_err(unavailable)
@@ -665,4 +482,251 @@ fn seek_row(r: &tokio_postgres::Row) -> SeekRow {
         not_before_ms: r.get::<_, i64>(6).max(0) as u64,
         paired_code: r.get(7),
     }
+}
+
+/// Runs one statement in the transaction (prepared once per connection and kept: the same
+/// few statements run for every move); the number of rows it changed.
+async fn exec(
+    tx: &deadpool_postgres::Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<u64, StoreError> {
+    let st = tx.prepare_cached(sql).await.map_err(unavailable)?;
+    tx.execute(&st, params).await.map_err(unavailable)
+}
+
+/// Fails with a conflict unless the statement changed `want` rows.
+fn expect_rows(n: u64, want: u64) -> Result<(), StoreError> {
+    if n == want {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict)
+    }
+}
+
+/// Checks that each of `players` sits at fewer than `max` games that have not ended.
+async fn open_games_below(
+    tx: &deadpool_postgres::Transaction<'_>,
+    players: &[String],
+    max: usize,
+) -> Result<(), StoreError> {
+    // One player's seatings are serialized across the instances by a lock on the player
+    // (taken in order, so two of them cannot deadlock), held to the end of the transaction:
+    // the count sees every seating committed before.
+    let mut sorted = players.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    for p in &sorted {
+        tx.execute(
+            "SELECT pg_advisory_xact_lock($1, hashtext($2))",
+            &[&SEATING_LOCK, p],
+        )
+        .await
+        .map_err(unavailable)?;
+    }
+    let mut counts = Vec::new();
+    for p in &sorted {
+        let row = tx
+            .query_one(
+                "SELECT COUNT(*) FROM games WHERE stage <> 'ended' AND (white_hash = $1 OR black_hash = $1)",
+                &[p],
+            )
+            .await
+            .map_err(unavailable)?;
+        counts.push((p.clone(), row.get::<_, i64>(0) as usize));
+    }
+    super::open_games_check(players, max, |p| {
+        Ok(counts.iter().find(|(q, _)| q == p).map_or(0, |(_, n)| *n))
+    })
+}
+
+/// A game's writes: a new game, a game moved on with its events, a create request noted.
+async fn game_write(tx: &deadpool_postgres::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
+    match w {
+        Write::Insert(rec) => {
+            let c = Columns::of(rec);
+            let json = serde_json::to_string(rec).map_err(unavailable)?;
+            let n = exec(
+                tx,
+                "INSERT INTO games (code, kind, stage, public, white_hash, black_hash, created_ms, updated_ms, seq, record, deadline_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (code) DO NOTHING",
+                &[&c.code, &c.kind, &c.stage, &c.public, &c.white, &c.black,
+                  &(rec.created_ms as i64), &(rec.updated_ms as i64), &(rec.seq as i64), &json, &c.deadline_ms],
+            )
+            .await?;
+            expect_rows(n, 1)
+        }
+        Write::Request {
+            token_hash,
+            request,
+            code,
+        } => {
+            let n = exec(
+                tx,
+                "INSERT INTO creates (token_hash, request, code) VALUES ($1, $2, $3)
+                 ON CONFLICT (token_hash, request) DO NOTHING",
+                &[token_hash, request, code],
+            )
+            .await?;
+            expect_rows(n, 1)
+        }
+        Write::Update {
+            rec,
+            expected_seq,
+            events,
+        } => {
+            let c = Columns::of(rec);
+            let json = serde_json::to_string(rec).map_err(unavailable)?;
+            let n = exec(
+                tx,
+                "UPDATE games SET stage = $2, public = $3, white_hash = $4, black_hash = $5,
+                        updated_ms = $6, seq = $7, record = $8, deadline_ms = $10
+                 WHERE code = $1 AND seq = $9",
+                &[
+                    &c.code,
+                    &c.stage,
+                    &c.public,
+                    &c.white,
+                    &c.black,
+                    &(rec.updated_ms as i64),
+                    &(rec.seq as i64),
+                    &json,
+                    &(*expected_seq as i64),
+                    &c.deadline_ms,
+                ],
+            )
+            .await?;
+            expect_rows(n, 1)?;
+            for (seq, body) in events {
+                exec(
+                    tx,
+                    "INSERT INTO events (code, seq, body) VALUES ($1, $2, $3)",
+                    &[&c.code, &(*seq as i64), body],
+                )
+                .await?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A player's writes: their name, a finished game in their standing, a rated pair's day, a
+/// game they left.
+async fn player_write(
+    tx: &deadpool_postgres::Transaction<'_>,
+    w: &Write,
+) -> Result<(), StoreError> {
+    match w {
+        Write::Player {
+            token_hash,
+            id,
+            name,
+        } => {
+            exec(
+                tx,
+                "INSERT INTO players (token_hash, id, name) VALUES ($1, $2, $3)
+                 ON CONFLICT (token_hash) DO UPDATE SET name = excluded.name",
+                &[token_hash, id, name],
+            )
+            .await?;
+        }
+        Write::Standing(c) => {
+            let start = crate::rating::Glicko::default();
+            let (delta, dev, vol) = c.rated.unwrap_or((0.0, start.deviation, start.volatility));
+            let rated = i32::from(c.rated.is_some());
+            let n = |v: u32| v as i32;
+            exec(
+                tx,
+                "INSERT INTO standings (token_hash, kind, rating, deviation, volatility, rated_games,
+                    played, wins, draws, losses, whites, blacks)
+                 VALUES ($1, $2, $3::float8 + $4::float8, $5, $6, $7, 1, $8, $9, $10, $11, $12)
+                 ON CONFLICT (token_hash, kind) DO UPDATE SET
+                    rating = standings.rating + $4,
+                    deviation = CASE WHEN $7 = 1 THEN $5 ELSE standings.deviation END,
+                    volatility = CASE WHEN $7 = 1 THEN $6 ELSE standings.volatility END,
+                    rated_games = standings.rated_games + $7, played = standings.played + 1,
+                    wins = standings.wins + $8, draws = standings.draws + $9,
+                    losses = standings.losses + $10,
+                    whites = standings.whites + $11, blacks = standings.blacks + $12",
+                &[
+                    &c.token_hash, &c.kind, &start.rating, &delta, &dev, &vol, &rated,
+                    &n(c.result[0]), &n(c.result[1]), &n(c.result[2]),
+                    &n(c.colour[0]), &n(c.colour[1]),
+                ],
+            )
+            .await?;
+        }
+        Write::RatedPair { a, b, day } => {
+            exec(
+                tx,
+                "INSERT INTO rated_pairs (a, b, day, count) VALUES ($1, $2, $3, 1)
+                 ON CONFLICT (a, b, day) DO UPDATE SET count = rated_pairs.count + 1",
+                &[a, b, day],
+            )
+            .await?;
+        }
+        Write::Abandoned { token_hash, at_ms } => {
+            exec(
+                tx,
+                "UPDATE players SET abandons = abandons + 1, last_abandon_ms = $2 WHERE token_hash = $1",
+                &[token_hash, &(*at_ms as i64)],
+            )
+            .await?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Quick pairing's writes: a seek, its end, seekers still there, a pairing.
+async fn seek_write(tx: &deadpool_postgres::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
+    match w {
+        Write::Seek(s) => {
+            exec(
+                tx,
+                "INSERT INTO seeks (token_hash, pool, name, rating, since_ms, alive_ms, not_before_ms, paired_code, paired_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, NULL)
+                 ON CONFLICT (token_hash) DO UPDATE SET pool = excluded.pool, name = excluded.name,
+                    rating = excluded.rating, since_ms = excluded.since_ms, alive_ms = excluded.alive_ms,
+                    not_before_ms = excluded.not_before_ms, paired_code = NULL, paired_ms = NULL",
+                &[
+                    &s.token_hash, &s.pool, &s.name, &s.rating, &(s.since_ms as i64),
+                    &(s.alive_ms as i64), &(s.not_before_ms as i64),
+                ],
+            )
+            .await?;
+        }
+        Write::Unseek { token_hash, paired } => {
+            let sql = if *paired {
+                "DELETE FROM seeks WHERE token_hash = $1"
+            } else {
+                "DELETE FROM seeks WHERE token_hash = $1 AND paired_code IS NULL"
+            };
+            exec(tx, sql, &[token_hash]).await?;
+        }
+        Write::Alive {
+            token_hashes,
+            at_ms,
+        } => {
+            exec(
+                tx,
+                "UPDATE seeks SET alive_ms = $2 WHERE token_hash = ANY($1)",
+                &[token_hashes, &(*at_ms as i64)],
+            )
+            .await?;
+        }
+        Write::Pair { a, b, code, at_ms } => {
+            let n = exec(
+                tx,
+                "UPDATE seeks SET paired_code = $3, paired_ms = $4
+                 WHERE token_hash IN ($1, $2) AND paired_code IS NULL",
+                &[a, b, code, &(*at_ms as i64)],
+            )
+            .await?;
+            expect_rows(n, 2)?;
+        }
+        _ => {}
+    }
+    Ok(())
 }

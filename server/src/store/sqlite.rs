@@ -398,6 +398,27 @@ fn open_games(tx: &rusqlite::Transaction<'_>, hash: &str) -> Result<usize, Store
     .map_err(unavailable)
 }
 
+/// Runs one statement (prepared once per connection and kept: the same few statements run
+/// for every move) with its parameters; the number of rows it changed.
+fn exec(
+    tx: &rusqlite::Transaction<'_>,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<usize, StoreError> {
+    tx.prepare_cached(sql)
+        .and_then(|mut st| st.execute(params))
+        .map_err(unavailable)
+}
+
+/// Fails with a conflict unless the statement changed `want` rows.
+fn expect_rows(n: usize, want: usize) -> Result<(), StoreError> {
+    if n == want {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict)
+    }
+}
+
 /// Applies one request's writes inside the open transaction.
 fn apply_writes(tx: &rusqlite::Transaction<'_>, writes: &[Write]) -> Result<(), StoreError> {
     for w in writes {
@@ -405,158 +426,188 @@ fn apply_writes(tx: &rusqlite::Transaction<'_>, writes: &[Write]) -> Result<(), 
             Write::OpenGamesBelow { players, max } => {
                 super::open_games_check(players, *max, |p| open_games(tx, p))?;
             }
-            Write::Insert(rec) => {
-                let c = Columns::of(rec);
-                let json = serde_json::to_string(rec).map_err(unavailable)?;
-                let n = tx
-                    .execute(
-                        "INSERT INTO games (code, kind, stage, public, white_hash, black_hash, created_ms, updated_ms, seq, record, deadline_ms)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (code) DO NOTHING",
-                        params![c.code, c.kind, c.stage, c.public, c.white, c.black,
-                                rec.created_ms as i64, rec.updated_ms as i64, rec.seq as i64, json, c.deadline_ms],
-                    )
-                    .map_err(unavailable)?;
-                if n == 0 {
-                    return Err(StoreError::Conflict);
-                }
-            }
-            Write::Request {
-                token_hash,
-                request,
-                code,
-            } => {
-                let n = tx
-                    .execute(
-                        "INSERT INTO creates (token_hash, request, code) VALUES (?1, ?2, ?3)
-                         ON CONFLICT (token_hash, request) DO NOTHING",
-                        params![token_hash, request, code],
-                    )
-                    .map_err(unavailable)?;
-                if n == 0 {
-                    return Err(StoreError::Conflict);
-                }
-            }
-            Write::Player {
-                token_hash,
-                id,
-                name,
-            } => {
-                tx.execute(
-                    "INSERT INTO players (token_hash, id, name) VALUES (?1, ?2, ?3)
-                     ON CONFLICT (token_hash) DO UPDATE SET name = excluded.name",
-                    params![token_hash, id, name],
-                )
-                .map_err(unavailable)?;
-            }
-            Write::Standing(c) => {
-                let start = crate::rating::Glicko::default();
-                let (delta, dev, vol) = c.rated.unwrap_or((0.0, start.deviation, start.volatility));
-                let rated = i64::from(c.rated.is_some());
-                tx.execute(
-                    "INSERT INTO standings (token_hash, kind, rating, deviation, volatility, rated_games,
-                        played, wins, draws, losses, whites, blacks)
-                     VALUES (?1, ?2, ?3 + ?4, ?5, ?6, ?7, 1, ?8, ?9, ?10, ?11, ?12)
-                     ON CONFLICT (token_hash, kind) DO UPDATE SET
-                        rating = rating + ?4,
-                        deviation = CASE WHEN ?7 = 1 THEN ?5 ELSE deviation END,
-                        volatility = CASE WHEN ?7 = 1 THEN ?6 ELSE volatility END,
-                        rated_games = rated_games + ?7, played = played + 1,
-                        wins = wins + ?8, draws = draws + ?9, losses = losses + ?10,
-                        whites = whites + ?11, blacks = blacks + ?12",
-                    params![
-                        c.token_hash, c.kind, start.rating, delta, dev, vol, rated,
-                        c.result[0], c.result[1], c.result[2], c.colour[0], c.colour[1]
-                    ],
-                )
-                .map_err(unavailable)?;
-            }
-            Write::RatedPair { a, b, day } => {
-                tx.execute(
-                    "INSERT INTO rated_pairs (a, b, day, count) VALUES (?1, ?2, ?3, 1)
-                     ON CONFLICT (a, b, day) DO UPDATE SET count = count + 1",
-                    params![a, b, day],
-                )
-                .map_err(unavailable)?;
-            }
-            Write::Abandoned { token_hash, at_ms } => {
-                tx.execute(
-                    "UPDATE players SET abandons = abandons + 1, last_abandon_ms = ?2 WHERE token_hash = ?1",
-                    params![token_hash, *at_ms as i64],
-                )
-                .map_err(unavailable)?;
-            }
-            Write::Seek(s) => {
-                tx.execute(
-                    "INSERT INTO seeks (token_hash, pool, name, rating, since_ms, alive_ms, not_before_ms, paired_code, paired_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL, NULL)
-                     ON CONFLICT (token_hash) DO UPDATE SET pool = excluded.pool, name = excluded.name,
-                        rating = excluded.rating, since_ms = excluded.since_ms, alive_ms = excluded.alive_ms,
-                        not_before_ms = excluded.not_before_ms, paired_code = NULL, paired_ms = NULL",
-                    params![s.token_hash, s.pool, s.name, s.rating, s.since_ms as i64, s.alive_ms as i64, s.not_before_ms as i64],
-                )
-                .map_err(unavailable)?;
-            }
-            Write::Unseek { token_hash, paired } => {
-                let sql = if *paired {
-                    "DELETE FROM seeks WHERE token_hash = ?1"
-                } else {
-                    "DELETE FROM seeks WHERE token_hash = ?1 AND paired_code IS NULL"
-                };
-                tx.execute(sql, params![token_hash]).map_err(unavailable)?;
-            }
-            Write::Alive {
-                token_hashes,
-                at_ms,
-            } => {
-                for h in token_hashes {
-                    tx.execute(
-                        "UPDATE seeks SET alive_ms = ?2 WHERE token_hash = ?1",
-                        params![h, *at_ms as i64],
-                    )
-                    .map_err(unavailable)?;
-                }
-            }
-            Write::Pair { a, b, code, at_ms } => {
-                let n = tx
-                    .execute(
-                        "UPDATE seeks SET paired_code = ?3, paired_ms = ?4
-                         WHERE token_hash IN (?1, ?2) AND paired_code IS NULL",
-                        params![a, b, code, *at_ms as i64],
-                    )
-                    .map_err(unavailable)?;
-                if n != 2 {
-                    return Err(StoreError::Conflict);
-                }
-            }
-            Write::Update {
-                rec,
-                expected_seq,
-                events,
-            } => {
-                let c = Columns::of(rec);
-                let json = serde_json::to_string(rec).map_err(unavailable)?;
-                let n = tx
-                    .execute(
-                        "UPDATE games SET stage = ?2, public = ?3, white_hash = ?4, black_hash = ?5,
-                                updated_ms = ?6, seq = ?7, record = ?8, deadline_ms = ?10
-                         WHERE code = ?1 AND seq = ?9",
-                        params![c.code, c.stage, c.public, c.white, c.black,
-                                rec.updated_ms as i64, rec.seq as i64, json, *expected_seq as i64,
-                                c.deadline_ms],
-                    )
-                    .map_err(unavailable)?;
-                if n == 0 {
-                    return Err(StoreError::Conflict);
-                }
-                for (seq, body) in events {
-                    tx.execute(
-                        "INSERT INTO events (code, seq, body) VALUES (?1, ?2, ?3)",
-                        params![c.code, *seq as i64, body],
-                    )
-                    .map_err(unavailable)?;
-                }
+            Write::Insert(_) | Write::Update { .. } | Write::Request { .. } => game_write(tx, w)?,
+            Write::Player { .. }
+            | Write::Standing(_)
+            | Write::RatedPair { .. }
+            | Write::Abandoned { .. } => player_write(tx, w)?,
+            Write::Seek(_) | Write::Unseek { .. } | Write::Alive { .. } | Write::Pair { .. } => {
+                seek_write(tx, w)?
             }
         }
+    }
+    Ok(())
+}
+
+/// A game's writes: a new game, a game moved on with its events, a create request noted.
+fn game_write(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
+    match w {
+        Write::Insert(rec) => {
+            let c = Columns::of(rec);
+            let json = serde_json::to_string(rec).map_err(unavailable)?;
+            let n = exec(
+                tx,
+                "INSERT INTO games (code, kind, stage, public, white_hash, black_hash, created_ms, updated_ms, seq, record, deadline_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (code) DO NOTHING",
+                params![c.code, c.kind, c.stage, c.public, c.white, c.black,
+                        rec.created_ms as i64, rec.updated_ms as i64, rec.seq as i64, json, c.deadline_ms],
+            )?;
+            expect_rows(n, 1)
+        }
+        Write::Request {
+            token_hash,
+            request,
+            code,
+        } => {
+            let n = exec(
+                tx,
+                "INSERT INTO creates (token_hash, request, code) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (token_hash, request) DO NOTHING",
+                params![token_hash, request, code],
+            )?;
+            expect_rows(n, 1)
+        }
+        Write::Update {
+            rec,
+            expected_seq,
+            events,
+        } => {
+            let c = Columns::of(rec);
+            let json = serde_json::to_string(rec).map_err(unavailable)?;
+            let n = exec(
+                tx,
+                "UPDATE games SET stage = ?2, public = ?3, white_hash = ?4, black_hash = ?5,
+                        updated_ms = ?6, seq = ?7, record = ?8, deadline_ms = ?10
+                 WHERE code = ?1 AND seq = ?9",
+                params![
+                    c.code,
+                    c.stage,
+                    c.public,
+                    c.white,
+                    c.black,
+                    rec.updated_ms as i64,
+                    rec.seq as i64,
+                    json,
+                    *expected_seq as i64,
+                    c.deadline_ms
+                ],
+            )?;
+            expect_rows(n, 1)?;
+            for (seq, body) in events {
+                exec(
+                    tx,
+                    "INSERT INTO events (code, seq, body) VALUES (?1, ?2, ?3)",
+                    params![c.code, *seq as i64, body],
+                )?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A player's writes: their name, a finished game in their standing, a rated pair's day, a
+/// game they left.
+fn player_write(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
+    match w {
+        Write::Player {
+            token_hash,
+            id,
+            name,
+        } => {
+            exec(
+                tx,
+                "INSERT INTO players (token_hash, id, name) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (token_hash) DO UPDATE SET name = excluded.name",
+                params![token_hash, id, name],
+            )?;
+        }
+        Write::Standing(c) => {
+            let start = crate::rating::Glicko::default();
+            let (delta, dev, vol) = c.rated.unwrap_or((0.0, start.deviation, start.volatility));
+            let rated = i64::from(c.rated.is_some());
+            exec(
+                tx,
+                "INSERT INTO standings (token_hash, kind, rating, deviation, volatility, rated_games,
+                    played, wins, draws, losses, whites, blacks)
+                 VALUES (?1, ?2, ?3 + ?4, ?5, ?6, ?7, 1, ?8, ?9, ?10, ?11, ?12)
+                 ON CONFLICT (token_hash, kind) DO UPDATE SET
+                    rating = rating + ?4,
+                    deviation = CASE WHEN ?7 = 1 THEN ?5 ELSE deviation END,
+                    volatility = CASE WHEN ?7 = 1 THEN ?6 ELSE volatility END,
+                    rated_games = rated_games + ?7, played = played + 1,
+                    wins = wins + ?8, draws = draws + ?9, losses = losses + ?10,
+                    whites = whites + ?11, blacks = blacks + ?12",
+                params![
+                    c.token_hash, c.kind, start.rating, delta, dev, vol, rated,
+                    c.result[0], c.result[1], c.result[2], c.colour[0], c.colour[1]
+                ],
+            )?;
+        }
+        Write::RatedPair { a, b, day } => {
+            exec(
+                tx,
+                "INSERT INTO rated_pairs (a, b, day, count) VALUES (?1, ?2, ?3, 1)
+                 ON CONFLICT (a, b, day) DO UPDATE SET count = count + 1",
+                params![a, b, day],
+            )?;
+        }
+        Write::Abandoned { token_hash, at_ms } => {
+            exec(
+                tx,
+                "UPDATE players SET abandons = abandons + 1, last_abandon_ms = ?2 WHERE token_hash = ?1",
+                params![token_hash, *at_ms as i64],
+            )?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Quick pairing's writes: a seek, its end, seekers still there, a pairing.
+fn seek_write(tx: &rusqlite::Transaction<'_>, w: &Write) -> Result<(), StoreError> {
+    match w {
+        Write::Seek(s) => {
+            exec(
+                tx,
+                "INSERT INTO seeks (token_hash, pool, name, rating, since_ms, alive_ms, not_before_ms, paired_code, paired_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL, NULL)
+                 ON CONFLICT (token_hash) DO UPDATE SET pool = excluded.pool, name = excluded.name,
+                    rating = excluded.rating, since_ms = excluded.since_ms, alive_ms = excluded.alive_ms,
+                    not_before_ms = excluded.not_before_ms, paired_code = NULL, paired_ms = NULL",
+                params![s.token_hash, s.pool, s.name, s.rating, s.since_ms as i64, s.alive_ms as i64, s.not_before_ms as i64],
+            )?;
+        }
+        Write::Unseek { token_hash, paired } => {
+            let sql = if *paired {
+                "DELETE FROM seeks WHERE token_hash = ?1"
+            } else {
+                "DELETE FROM seeks WHERE token_hash = ?1 AND paired_code IS NULL"
+            };
+            exec(tx, sql, params![token_hash])?;
+        }
+        Write::Alive {
+            token_hashes,
+            at_ms,
+        } => {
+            for h in token_hashes {
+                exec(
+                    tx,
+                    "UPDATE seeks SET alive_ms = ?2 WHERE token_hash = ?1",
+                    params![h, *at_ms as i64],
+                )?;
+            }
+        }
+        Write::Pair { a, b, code, at_ms } => {
+            let n = exec(
+                tx,
+                "UPDATE seeks SET paired_code = ?3, paired_ms = ?4
+                 WHERE token_hash IN (?1, ?2) AND paired_code IS NULL",
+                params![a, b, code, *at_ms as i64],
+            )?;
+            expect_rows(n, 2)?;
+        }
+        _ => {}
     }
     Ok(())
 }
