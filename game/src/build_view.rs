@@ -341,7 +341,12 @@ fn buttons(
             redo: session.is_behind() && !c.reviewing(),
             hint: can && !c.thinking(),
             resign: !session.is_over(),
-            offer_draw: !session.is_over() && c.draw_offer().is_none(),
+            // Two people on one device may agree a draw; the computer is not asked (the rules
+            // end a dead game by themselves).
+            offer_draw: !session.is_over()
+                && c.draw_offer().is_none()
+                && matches!(c.opponent(), Opponent::PassAndPlay),
+            draw_offers: matches!(c.opponent(), Opponent::PassAndPlay),
             offer_draw_later: false,
             answer_draw: c.draw_offer().is_some(),
             roll: can_roll,
@@ -355,6 +360,7 @@ fn buttons(
                 hint: false,
                 resign: live,
                 offer_draw: live && c.draw_offer().is_none() && !c.draw_offer_too_soon(),
+                draw_offers: true,
                 offer_draw_later: live && c.draw_offer().is_none() && c.draw_offer_too_soon(),
                 answer_draw: live && c.draw_offer() == Some(me.opponent()),
                 roll: can_roll,

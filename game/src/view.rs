@@ -182,6 +182,9 @@ pub struct Buttons {
     pub resign: bool,
     /// Offer a draw.
     pub offer_draw: bool,
+    /// Whether draws are offered in this game at all: between two people (on one device or
+    /// online), never to the computer.
+    pub draw_offers: bool,
     /// Online: offering a draw is not possible yet (one offer a move): offer after the next
     /// move.
     pub offer_draw_later: bool,

@@ -550,7 +550,18 @@ fn resign_and_draw_by_agreement() {
         g.view().result.map(|r| (r.winner, r.reason)),
         Some((None, "agreement"))
     );
+    // The computer is not offered draws: no button, and the intent does nothing.
+    let mut g = Game::new(
+        NewGame::against_computer(GameKind::Draughts, 1, Side::White),
+        vec![],
+    );
+    assert!(!g.view().buttons.draw_offers);
+    assert!(!g.view().buttons.offer_draw);
+    g.c.offer_draw();
+    assert_eq!(g.view().result, None);
+    assert_eq!(g.view().draw_offer, None);
     let mut g = Game::new(NewGame::pass_and_play(GameKind::Chess), vec![]);
+    assert!(g.view().buttons.draw_offers);
     g.moves("e2e4");
     g.c.resign();
     assert_eq!(

@@ -2,18 +2,20 @@
 //! end through the protocol with a computer level. Tests, `takhte online-bot` and load runs use
 //! it.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use takhte_ai::{Answer, Engine, Request, Standard};
 use takhte_protocol::rating::PoolChoice;
-use takhte_protocol::{ClientMsg, EndState, ErrorCode, GameEvent, GameSettings};
+use takhte_protocol::{ClientMsg, EndState, ErrorCode, GameEvent, GameSettings, ServerMsg};
 use takhte_store::OnlineGames;
 
 use crate::client::{Client, ClientConfig, TextHook};
 use crate::session::{Notice, OnlineError, OnlineSession};
-use crate::transport::{ConnState, Fatal};
+use crate::transport::{ClientEvent, ConnState, Fatal, Transport};
 
 /// Create a game or join one.
 #[derive(Clone, Debug)]
@@ -71,10 +73,12 @@ pub struct BotReport {
     pub moved: Vec<(u32, String)>,
     /// The moves of every state of its game it was sent, as (ply, move).
     pub from_states: Vec<(u32, String)>,
-    /// The numbers of the events of its game it was sent, in the order they came, each with
-    /// whether it was a whole state (`true`) or an event: a test checks the events go up one
-    /// at a time.
+    /// The numbers of the events of its game it was sent, in the order they came off the
+    /// connection (before the session took them in), each with whether it was a whole state
+    /// (`true`) or an event: a test checks the events go up one at a time.
     pub seqs: Vec<(u64, bool)>,
+    /// The clocks told with each move, as (ply, clocks), in the order they came.
+    pub clocks: Vec<(u32, takhte_protocol::ClockState)>,
 }
 
 /// Why the bot stopped without a finished game.
@@ -82,8 +86,8 @@ pub struct BotReport {
 pub enum BotError {
     /// The client gave up (bad address, another protocol…).
     Failed(Fatal),
-    /// The server refused to create or join.
-    Refused(String),
+    /// The server refused to create or join (or the code did not read).
+    Refused(OnlineError),
     /// No end within the time allowed.
     Timeout {
         /// The moves seen so far.
@@ -95,7 +99,7 @@ impl std::fmt::Display for BotError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BotError::Failed(e) => write!(f, "the connection failed: {e:?}"),
-            BotError::Refused(e) => write!(f, "refused: {e}"),
+            BotError::Refused(e) => write!(f, "refused: {e:?}"),
             BotError::Timeout { moves } => write!(f, "no end in time ({moves} moves played)"),
         }
     }
@@ -131,13 +135,20 @@ fn run(
         tap,
         extra_roots: config.extra_roots.clone(),
     });
+    let seen = Rc::new(RefCell::new(Vec::new()));
     let mut session = OnlineSession::new(config.token.clone(), OnlineGames::default());
-    session.connect(&config.address, Box::new(client));
+    session.connect(
+        &config.address,
+        Box::new(Recorded {
+            inner: client,
+            seen: Rc::clone(&seen),
+        }),
+    );
     match &config.role {
         BotRole::Create(settings) => session.create(settings.clone()),
         BotRole::Join(code) => {
             if let Err(e) = session.join(code) {
-                return Err(BotError::Refused(format!("{e:?}")));
+                return Err(BotError::Refused(e));
             }
         }
         BotRole::Seek(choice) => session.seek(*choice, Instant::now()),
@@ -154,9 +165,11 @@ fn run(
             moved: Vec::new(),
             from_states: Vec::new(),
             seqs: Vec::new(),
+            clocks: Vec::new(),
         },
         acted: None,
         own_moves: 0,
+        seen,
     };
     let deadline = Instant::now() + bot.config.timeout;
     loop {
@@ -184,6 +197,45 @@ struct Bot {
     /// The ply (and roll state) the bot last acted on, so it acts once per turn.
     acted: Option<(u32, Option<u8>)>,
     own_moves: u32,
+    /// Every game's states and events as they came, before the session took them in.
+    seen: Rc<RefCell<Vec<(String, u64, bool)>>>,
+}
+
+/// The bot's connection: the client, with the number of every state and event of a game
+/// noted as it comes (before the session takes it in, which would drop one out of step and
+/// ask for the game again: a lost event would not show in what it tells).
+struct Recorded {
+    inner: Client,
+    seen: Rc<RefCell<Vec<(String, u64, bool)>>>,
+}
+
+impl Recorded {
+    fn note(&self, e: Option<ClientEvent>) -> Option<ClientEvent> {
+        match &e {
+            Some(ClientEvent::Msg(ServerMsg::State { state })) => {
+                self.seen
+                    .borrow_mut()
+                    .push((state.code.clone(), state.seq, true))
+            }
+            Some(ClientEvent::Msg(ServerMsg::Event { code, seq, .. })) => {
+                self.seen.borrow_mut().push((code.clone(), *seq, false))
+            }
+            _ => {}
+        }
+        e
+    }
+}
+
+impl Transport for Recorded {
+    fn send(&self, msg: ClientMsg) {
+        self.inner.send(msg)
+    }
+    fn try_recv(&self) -> Option<ClientEvent> {
+        self.note(self.inner.try_recv())
+    }
+    fn recv_timeout(&self, timeout: Duration) -> Option<ClientEvent> {
+        self.note(self.inner.recv_timeout(timeout))
+    }
 }
 
 impl Bot {
@@ -194,7 +246,7 @@ impl Bot {
         if m.is_over() {
             self.report.moves = m.moves.clone();
             self.report.end = m.end.clone();
-            return Some(self.report.clone());
+            return Some(self.finished());
         }
         let key = (m.ply(), m.rolled);
         if !m.my_turn() || self.acted == Some(key) {
@@ -206,7 +258,7 @@ impl Bot {
             .is_some_and(|n| self.own_moves >= n)
         {
             self.report.moves = m.moves.clone();
-            return Some(self.report.clone());
+            return Some(self.finished());
         }
         if self.config.delay_ms > 0 {
             std::thread::sleep(Duration::from_millis(self.config.delay_ms));
@@ -236,6 +288,19 @@ impl Bot {
         None
     }
 
+    /// The report as it stands, with the numbers of its game's states and events as they
+    /// came.
+    fn finished(&mut self) -> BotReport {
+        self.report.seqs = self
+            .seen
+            .borrow()
+            .iter()
+            .filter(|(code, ..)| *code == self.report.code)
+            .map(|(_, seq, state)| (*seq, *state))
+            .collect();
+        self.report.clone()
+    }
+
     /// Takes in what the session noticed.
     fn take(&mut self, session: &mut OnlineSession, notice: Notice) -> Result<(), BotError> {
         match notice {
@@ -254,7 +319,6 @@ impl Bot {
                 let Some(m) = session.mirror(&code) else {
                     return Ok(());
                 };
-                self.report.seqs.push((m.seq, true));
                 self.report.from_states.extend(
                     m.moves
                         .iter()
@@ -267,10 +331,15 @@ impl Bot {
                     self.acted = None;
                 }
             }
-            Notice::Event { code, seq, event } if code == self.report.code => {
-                self.report.seqs.push((seq, false));
-                if let GameEvent::Moved { ply, mv, .. } = &event {
+            Notice::Event { code, event, .. } if code == self.report.code => {
+                if let GameEvent::Moved {
+                    ply, mv, clocks, ..
+                } = &event
+                {
                     self.report.moved.push((*ply, mv.clone()));
+                    if let Some(c) = clocks {
+                        self.report.clocks.push((*ply, *c));
+                    }
                 }
                 if let (GameEvent::DrawOffered { by }, Some(m)) = (&event, session.mirror(&code)) {
                     if Some(*by) != m.you {
@@ -282,7 +351,7 @@ impl Bot {
             Notice::Refused { error, .. } => self.refused(error, session),
             Notice::Error(e) => {
                 if self.report.code.is_empty() {
-                    return Err(BotError::Refused(format!("{e:?}")));
+                    return Err(BotError::Refused(e));
                 }
                 if let OnlineError::Refused(error) = e {
                     self.refused(error, session);

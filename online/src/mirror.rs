@@ -275,6 +275,8 @@ impl Mirror {
                 self.end = Some(end.clone());
                 self.draw_offer = None;
                 self.rolled = None;
+                // No move comes for them any more.
+                self.suggestions = None;
                 if let Some(c) = clocks {
                     self.clocks = Some((*c, now));
                 }
@@ -291,7 +293,7 @@ impl Mirror {
 
     /// New suggestions for the move at `ply` (ignored when that move is already played).
     pub fn set_suggestions(&mut self, ply: u32, crowd: Crowd) {
-        if ply as usize == self.moves.len() {
+        if ply as usize == self.moves.len() && self.end.is_none() {
             self.suggestions = Some((ply, crowd));
         }
     }

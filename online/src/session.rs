@@ -127,6 +127,15 @@ pub struct Leaderboard {
     pub you: Option<LeaderRow>,
 }
 
+/// What an invite opens, as the server described it before the player took the seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invitation {
+    /// The game, its clock, who invites and the seat left.
+    pub game: LobbyEntry,
+    /// Whether the game is rated.
+    pub rated: bool,
+}
+
 /// The online session of one player.
 pub struct OnlineSession {
     transport: Option<Box<dyn Transport>>,
@@ -147,6 +156,7 @@ pub struct OnlineSession {
     seeking: Option<Seeking>,
     page: Option<PlayerPage>,
     leaderboard: Option<Leaderboard>,
+    invitation: Option<Invitation>,
 }
 
 impl OnlineSession {
@@ -171,6 +181,7 @@ impl OnlineSession {
             seeking: None,
             page: None,
             leaderboard: None,
+            invitation: None,
         }
     }
 
@@ -247,6 +258,12 @@ impl OnlineSession {
     /// The last leaderboard received.
     pub fn leaderboard(&self) -> Option<&Leaderboard> {
         self.leaderboard.as_ref()
+    }
+
+    /// What the invite asked about with [`OnlineSession::ask_invitation`] opens, once the
+    /// server has said.
+    pub fn invitation(&self) -> Option<&Invitation> {
+        self.invitation.as_ref()
     }
 
     /// Sends a message; without a server, says so ([`OnlineError::NoServer`]).
@@ -424,6 +441,10 @@ impl OnlineSession {
             }
             ServerMsg::Lobby { games } => {
                 self.lobby = games;
+                out.push(Notice::Lists);
+            }
+            ServerMsg::Invitation { game, rated } => {
+                self.invitation = Some(Invitation { game, rated });
                 out.push(Notice::Lists);
             }
             ServerMsg::LiveGames { games } => {
@@ -650,9 +671,22 @@ impl OnlineSession {
 
     // ----- the player's requests -----
 
-    /// Asks for the player's games on the server.
+    /// Asks for the player's games on the server (without a server, nothing: nobody asked,
+    /// so nothing is refused).
     pub fn ask_my_games(&mut self) {
-        let _ = self.send(ClientMsg::MyGames);
+        if self.transport.is_some() {
+            let _ = self.send(ClientMsg::MyGames);
+        }
+    }
+
+    /// Asks what the invite of `text` (a code or a link) opens: the game, its clock, who
+    /// invites ([`OnlineSession::invitation`]). Nothing is taken; a code that does not read is
+    /// left for the join to say.
+    pub fn ask_invitation(&mut self, text: &str) {
+        self.invitation = None;
+        if let Ok(code) = code::normalize(text) {
+            let _ = self.send(ClientMsg::Invitation { code });
+        }
     }
 
     /// Asks for the lobby.

@@ -43,10 +43,20 @@ pub struct WebConfig {
     pub name: String,
 }
 
+/// A listener of the page's own events (its name and the closure it calls).
+type PageListener = (
+    &'static str,
+    Closure<dyn FnMut(web_sys::PageTransitionEvent)>,
+);
+
 /// The page's WebSocket to the game server, reconnecting by itself.
 pub struct WebTransport {
     inner: Rc<RefCell<Inner>>,
     tick: Option<(i32, Closure<dyn FnMut()>)>,
+    /// The page's `pagehide` and `pageshow` listeners: the connection is closed when the page
+    /// is left (a spectator who goes elsewhere stops counting at once), and made again when
+    /// the browser brings the page back from its cache.
+    page: Vec<PageListener>,
 }
 
 struct Inner {
@@ -69,6 +79,8 @@ struct Inner {
     /// When the timer last ran (a hidden tab's timers are slowed down by the browser).
     last_tick: f64,
     failed: bool,
+    /// The page was left (`pagehide`): no socket, no tries, until it is shown again.
+    left: bool,
 }
 
 /// The page's monotonic clock (ms): a change of the wall clock moves no deadline.
@@ -99,6 +111,7 @@ impl WebTransport {
             retry_at: None,
             last_tick: now_ms(),
             failed: false,
+            left: false,
         }));
         if let Err(e) = address {
             let mut i = inner.borrow_mut();
@@ -106,7 +119,11 @@ impl WebTransport {
             i.events
                 .push_back(ClientEvent::Conn(ConnState::Failed(Fatal::BadAddress(e))));
             drop(i);
-            return WebTransport { inner, tick: None };
+            return WebTransport {
+                inner,
+                tick: None,
+                page: Vec::new(),
+            };
         }
         inner
             .borrow_mut()
@@ -128,17 +145,68 @@ impl WebTransport {
                 .ok()
             })
             .unwrap_or(0);
+        let page = page_listeners(&inner);
         WebTransport {
             inner,
             tick: Some((id, tick)),
+            page,
         }
     }
+}
+
+/// Closes the connection when the page is left, and makes it again when the page comes back
+/// from the browser's cache.
+fn page_listeners(inner: &Rc<RefCell<Inner>>) -> Vec<PageListener> {
+    let Some(window) = web_sys::window() else {
+        return Vec::new();
+    };
+    let hide = Closure::<dyn FnMut(web_sys::PageTransitionEvent)>::new({
+        let weak = Rc::downgrade(inner);
+        move |_e: web_sys::PageTransitionEvent| {
+            if let Some(inner) = weak.upgrade() {
+                let mut i = inner.borrow_mut();
+                i.left = true;
+                i.retry_at = None;
+                i.greeted = false;
+                if let Some(ws) = i.ws.take() {
+                    detach(&ws);
+                    // (A page may close only with 1000 or 3000–4999: 1001 would throw.)
+                    let _ = ws.close_with_code_and_reason(1000, "page left");
+                }
+            }
+        }
+    });
+    let show = Closure::<dyn FnMut(web_sys::PageTransitionEvent)>::new({
+        let weak = Rc::downgrade(inner);
+        move |_e: web_sys::PageTransitionEvent| {
+            if let Some(inner) = weak.upgrade() {
+                let back = {
+                    let mut i = inner.borrow_mut();
+                    std::mem::replace(&mut i.left, false) && !i.failed
+                };
+                if back {
+                    connect(&inner);
+                }
+            }
+        }
+    });
+    let mut out = Vec::new();
+    for (name, f) in [("pagehide", hide), ("pageshow", show)] {
+        let _ = window.add_event_listener_with_callback(name, f.as_ref().unchecked_ref());
+        out.push((name, f));
+    }
+    out
 }
 
 impl Drop for WebTransport {
     fn drop(&mut self) {
         if let (Some(w), Some((id, _))) = (web_sys::window(), &self.tick) {
             w.clear_interval_with_handle(*id);
+        }
+        if let Some(w) = web_sys::window() {
+            for (name, f) in &self.page {
+                let _ = w.remove_event_listener_with_callback(name, f.as_ref().unchecked_ref());
+            }
         }
         let mut i = self.inner.borrow_mut();
         i.failed = true;
@@ -322,7 +390,7 @@ fn fail(inner: &Rc<RefCell<Inner>>, fatal: Fatal) {
 /// The connection is lost: close what is left of it and try again after a wait.
 fn lost(inner: &Rc<RefCell<Inner>>, error: String) {
     let mut i = inner.borrow_mut();
-    if i.failed || i.retry_at.is_some() {
+    if i.failed || i.left || i.retry_at.is_some() {
         return;
     }
     if let Some(ws) = i.ws.take() {
@@ -367,7 +435,7 @@ fn on_tick(inner: &Rc<RefCell<Inner>>) {
             i.failed,
         )
     };
-    if failed {
+    if failed || inner.borrow().left {
         return;
     }
     if let Some(at) = retry {

@@ -253,6 +253,39 @@ fn an_instance_killed_mid_game_loses_nothing() {
             "{fault}: White used {} ms for {white_charged} moves of 400 ms",
             used[0]
         );
+        // Against every clock told before (the last ones before the fault among them): the
+        // clocks never go back up (no increment here: a clock reset at the failover would),
+        // and White's clock went down by at least 80 ms for each of its moves since.
+        let told = &ra.clocks;
+        assert!(
+            told.len() >= 8,
+            "{fault}: clocks told with {} moves",
+            told.len()
+        );
+        for w in told.windows(2) {
+            let ((p, a), (q, b)) = (&w[0], &w[1]);
+            assert!(
+                q <= p || (b.white_ms <= a.white_ms && b.black_ms <= a.black_ms),
+                "{fault}: the clocks went up from ply {p} {a:?} to ply {q} {b:?}"
+            );
+        }
+        let n = rec.moves.len() as u32;
+        for (ply, clocks) in told {
+            // White's moves after the one at `ply` (White plays the even plies).
+            let white_after = (ply + 1..n).filter(|p| p % 2 == 0).count() as u64;
+            assert!(
+                c.remaining[0] + 80 * white_after <= clocks.white_ms,
+                "{fault}: White has {} ms at the end, {} ms at ply {ply}, with {white_after} moves since",
+                c.remaining[0],
+                clocks.white_ms
+            );
+            assert!(
+                c.remaining[1] <= clocks.black_ms,
+                "{fault}: Black has {} ms at the end, {} ms at ply {ply}",
+                c.remaining[1],
+                clocks.black_ms
+            );
+        }
         assert!(
             used[0] + used[1] <= elapsed,
             "{fault}: {used:?} ms used in {elapsed} ms"

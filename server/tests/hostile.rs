@@ -152,16 +152,42 @@ fn probe_malformed_tokens() {
     s.healthy();
 }
 
-/// Whether a name has characters a display name should not carry: controls, bidi overrides
-/// and isolates, zero-width and other format characters, line and paragraph separators.
+/// The characters of a name that a display name should not carry, judged by their Unicode
+/// general category: controls, format characters (bidi overrides and isolates, zero-width
+/// spaces, tag characters, the Arabic number signs, musical and shorthand format controls),
+/// surrogates, private-use and unassigned code points, line and paragraph separators — the
+/// joiners (ZWNJ, ZWJ) only at the name's ends — and the default-ignorable letters that draw
+/// nothing (the Hangul fillers, U+034F, U+17B4–U+17B5).
 fn hostile_chars(name: &str) -> Vec<char> {
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    let last = name.chars().count().saturating_sub(1);
     name.chars()
-        .filter(|c| {
-            c.is_control()
-                || matches!(*c,
-                    '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
-                    | '\u{FEFF}' | '\u{061C}' | '\u{180E}')
+        .enumerate()
+        .filter(|(i, c)| {
+            let joiner = matches!(c, '\u{200C}' | '\u{200D}');
+            let bad_category = matches!(
+                c.general_category(),
+                G::Control
+                    | G::Format
+                    | G::Surrogate
+                    | G::PrivateUse
+                    | G::Unassigned
+                    | G::LineSeparator
+                    | G::ParagraphSeparator
+            );
+            let ignorable_letter = matches!(
+                c,
+                '\u{034F}'
+                    | '\u{115F}'
+                    | '\u{1160}'
+                    | '\u{17B4}'
+                    | '\u{17B5}'
+                    | '\u{3164}'
+                    | '\u{FFA0}'
+            );
+            (bad_category && !(joiner && *i != 0 && *i != last)) || ignorable_letter
         })
+        .map(|(_, c)| c)
         .collect()
 }
 
@@ -185,26 +211,30 @@ fn probe_hostile_names_in_hello_and_set_name() {
     assert_eq!(welcome_name(&s.addr, &"x".repeat(30)).chars().count(), 24);
     assert_eq!(welcome_name(&s.addr, &"é".repeat(1900)).chars().count(), 24);
     let mut bad = Vec::new();
-    for name in [
-        "\u{202E}gnp.exe",          // right-to-left override
-        "a\u{2028}b\u{2029}c",      // line and paragraph separators
-        "\u{200B}\u{200B}\u{200B}", // zero-width spaces only: looks empty
-        "Bob\u{2066}\u{2067}\u{2068}\u{2069}",
-        "\u{FEFF}Eve",
+    for (name, cleaned) in [
+        ("\u{202E}gnp.exe", "gnp.exe"),   // right-to-left override
+        ("a\u{2028}b\u{2029}c", "a b c"), // line and paragraph separators
+        ("\u{200B}\u{200B}\u{200B}", ""), // zero-width spaces only: looks empty
+        ("Bob\u{2066}\u{2067}\u{2068}\u{2069}", "Bob"),
+        ("\u{FEFF}Eve", "Eve"),
         // Tag characters (the language tag and tag letters), the Arabic number signs,
         // the musical symbols' format controls, the shorthand format controls, a Hangul
         // filler, private-use and unassigned code points.
-        "Bo\u{E0001}\u{E0020}\u{E0041}\u{E007F}b",
-        "\u{0600}\u{0601}\u{0602}\u{0603}\u{0604}\u{0605}Ali",
-        "Sa\u{1D173}\u{1D174}\u{1D17A}ra",
-        "\u{1BCA0}\u{1BCA1}\u{1BCA2}\u{1BCA3}Eve",
-        "\u{3164}\u{115F}Kim",
-        "\u{E000}\u{F8FF}\u{0378}Zoe",
+        ("Bo\u{E0001}\u{E0020}\u{E0041}\u{E007F}b", "Bob"),
+        ("\u{0600}\u{0601}\u{0602}\u{0603}\u{0604}\u{0605}Ali", "Ali"),
+        ("Sa\u{1D173}\u{1D174}\u{1D17A}ra", "Sara"),
+        ("\u{1BCA0}\u{1BCA1}\u{1BCA2}\u{1BCA3}Eve", "Eve"),
+        ("\u{3164}\u{115F}Kim", "Kim"),
+        ("\u{E000}\u{F8FF}\u{0378}Zoe", "Zoe"),
+        // The Persian zero-width non-joiner stays inside a name, not at its ends.
+        ("\u{200C}حسینی\u{200C}نژاد\u{200C}", "حسینی\u{200C}نژاد"),
     ] {
         let got = welcome_name(&s.addr, name);
         let h = hostile_chars(&got);
-        if !h.is_empty() {
-            bad.push(format!("{name:?} -> {got:?}"));
+        if !h.is_empty() || got != cleaned {
+            bad.push(format!(
+                "{name:?} -> {got:?} (wanted {cleaned:?}; hostile: {h:?})"
+            ));
         }
     }
     // SetName: the opponent receives the cleaned name.
@@ -1242,15 +1272,23 @@ fn probe_concurrent_creates_and_joins_keep_the_open_games_limit() {
     );
     s.healthy();
     // Requests sent at the same moment on several connections of one token cannot all pass
-    // the count of open games.
-    assert!(
-        created <= 2,
+    // the count of open games, and those within it are made (a server refusing every create
+    // would not pass either).
+    assert_eq!(
+        created, 2,
         "{created} games created at once with a limit of 2"
     );
-    assert!(
-        joined <= 2,
-        "{joined} games joined at once with a limit of 2"
-    );
+    assert_eq!(joined, 2, "{joined} games joined at once with a limit of 2");
+    // The server keeps exactly those: each token sits at its two games.
+    for (who, t) in [("the creator", &tok), ("the joiner", &joiner)] {
+        let mut c = Raw::hello_as(&s.addr, "Check", t);
+        let r = c.reply(&ClientMsg::MyGames);
+        let n = r.iter().find_map(|m| match m {
+            ServerMsg::MyGames { games } => Some(games.len()),
+            _ => None,
+        });
+        assert_eq!(n, Some(2), "{who}'s games: {r:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

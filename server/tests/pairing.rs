@@ -407,6 +407,29 @@ fn many_players_in_four_pools_are_each_paired_once_with_someone_near() {
     for r in conns.iter_mut().take(8) {
         not_paired(r, Duration::from_millis(200));
     }
+    // And the database agrees: each player sits at exactly one game, the one they were told
+    // of (a second pairing not told to the connection would show here).
+    let conn = rusqlite::Connection::open(&server.db).unwrap();
+    conn.busy_timeout(Duration::from_secs(10)).unwrap();
+    let mut st = conn
+        .prepare("SELECT code, white_hash, black_hash FROM games")
+        .unwrap();
+    let rows: Vec<(String, String, String)> = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.len(), 24, "games in the database: {rows:?}");
+    for (i, (t, _, _)) in players.iter().enumerate() {
+        let hash = takhte_server::token_hash(t);
+        let theirs: Vec<&String> = rows
+            .iter()
+            .filter(|(_, w, b)| *w == hash || *b == hash)
+            .map(|(code, ..)| code)
+            .collect();
+        assert_eq!(theirs.len(), 1, "p{i} sits at {theirs:?}");
+        assert!(games[theirs[0]].contains(&i), "p{i} was told another game");
+    }
 }
 
 #[test]

@@ -404,3 +404,69 @@ fn in_an_audience_game_the_player_to_move_sees_the_suggestions() {
         _ => unreachable!(),
     }
 }
+
+/// The count a player sees: the last `Crowd` message within `d`.
+fn crowd_seen(r: &mut Raw, d: Duration) -> Option<u32> {
+    let deadline = std::time::Instant::now() + d;
+    let mut last = None;
+    while std::time::Instant::now() < deadline {
+        for m in r.flush() {
+            if let ServerMsg::Crowd { spectators, .. } = m {
+                last = Some(spectators);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    last
+}
+
+/// A spectator counts while its app talks (the app pings every second). One that goes quiet
+/// — a page frozen in the browser's cache still answers the socket's pings — is let go after
+/// `--silence-ms` and stops counting; a player's connection is not (players may think long).
+#[test]
+fn a_spectator_that_goes_quiet_stops_counting() {
+    let server = Server::scratch(&["--silence-ms", "2000"]);
+    let (mut w, mut b, code) = table(&server.addr, watched(GameKind::Chess, None, false));
+    let mut talking = watch(&server.addr, "Talks", &code);
+    let mut quiet = watch(&server.addr, "Quiet", &code);
+    assert_eq!(crowd_seen(&mut w, Duration::from_millis(600)), Some(2));
+    // For 4 s: the talking one pings twice a second; the quiet one only reads (its socket
+    // answers the server's pings), as do the players.
+    let started = std::time::Instant::now();
+    let mut counts = Vec::new();
+    let mut told = false;
+    while started.elapsed() < Duration::from_secs(4) {
+        talking.send(&ClientMsg::Ping { nonce: 1 });
+        // Reads without sending anything (a read answers the server's pings).
+        while let Next::Msg(m) = quiet.next(Duration::from_millis(20)) {
+            told |= matches!(m, ServerMsg::Bye { .. });
+        }
+        let _ = b.flush();
+        if let Some(n) = crowd_seen(&mut w, Duration::from_millis(500)) {
+            counts.push((started.elapsed().as_millis(), n));
+        }
+    }
+    assert_eq!(
+        counts.last().map(|c| c.1),
+        Some(1),
+        "the quiet spectator still counts: {counts:?}"
+    );
+    // The quiet one was told why; the players are still connected and play on.
+    loop {
+        match quiet.next(Duration::from_secs(2)) {
+            Next::Msg(ServerMsg::Bye { .. }) => told = true,
+            Next::Msg(_) => {}
+            Next::Closed | Next::Silent => break,
+        }
+    }
+    assert!(told, "the quiet spectator is told why it is let go");
+    w.send(&ClientMsg::Move {
+        code: code.clone(),
+        ply: 0,
+        mv: "e2e4".into(),
+    });
+    assert!(matches!(
+        b.until(|m| matches!(m, ServerMsg::Event { .. })),
+        ServerMsg::Event { .. }
+    ));
+}

@@ -967,32 +967,24 @@ impl Controller {
         self.after_change();
     }
 
-    /// Offers a draw. The computer answers at once; in pass-and-play the other player answers.
+    /// Offers a draw: in pass-and-play the other player answers; online the server passes it
+    /// on. The computer is not offered draws (nothing happens).
     pub fn offer_draw(&mut self) {
         if self.session.is_over() || self.draw_offer.is_some() {
             return;
         }
-        self.notice = None;
         match self.opponent {
-            Opponent::Computer { level, .. } => {
-                if self.engine.accepts_draw(self.session.game(), level) {
-                    self.cancel_search();
-                    self.session.finish(GameEnd::Agreed);
-                    self.stop_clock();
-                    self.after_change();
-                } else {
-                    self.notice = Some(Status::new("status-draw-declined"));
-                }
-            }
+            Opponent::Computer { .. } | Opponent::Watching => {}
             Opponent::PassAndPlay => {
+                self.notice = None;
                 self.draw_offer = Some(self.session.game().side_to_move());
                 self.changed = true;
             }
             Opponent::Online { .. } => {
+                self.notice = None;
                 self.outbox.push(Outgoing::OfferDraw);
                 self.changed = true;
             }
-            Opponent::Watching => {}
         }
     }
 

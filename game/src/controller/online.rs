@@ -127,6 +127,11 @@ impl Controller {
         } else if ended != state.end {
             self.changed = true;
         }
+        // The end says what happened: a line about the game before it (a declined offer, a
+        // refusal) is stale once the game is over.
+        if state.end.is_some() && ended.is_none() {
+            self.notice = None;
+        }
         if declined {
             self.notice = Some(Status::new("status-draw-offer-declined"));
         }
