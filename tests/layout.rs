@@ -63,76 +63,122 @@ fn seen(e: &ElementHandle) -> Seen {
     }
 }
 
+/// What tells one element from another: its type, test hook, label and box.
+type Key = (String, String, String, [i32; 4]);
+
+fn key(e: &ElementHandle) -> Key {
+    let r = Rect::of(e);
+    (
+        e.type_name().unwrap_or_default().to_string(),
+        e.accessible_id().unwrap_or_default().to_string(),
+        e.accessible_label().unwrap_or_default().to_string(),
+        [r.0, r.1, r.2, r.3].map(|v| (v * 4.0).round() as i32),
+    )
+}
+
+/// The elements inside `e` (its descendants), by key.
+fn inside(e: &ElementHandle) -> std::collections::HashSet<Key> {
+    e.query_descendants().find_all().iter().map(key).collect()
+}
+
+/// The components that clip what they hold to their box (besides the lists, which scroll).
+const CLIPPERS: [&str; 2] = ["MovesTable", "TextBox"];
+
 /// What is wrong with the window's layout now, one line each.
 fn problems_in(app: &takhte::ui::TakhteApp, width: f32, height: f32) -> Vec<String> {
     // In drawing order: what comes later is drawn over what came before.
-    let all: Vec<Seen> = ElementQuery::from_root(&app.window)
+    let handles = ElementQuery::from_root(&app.window)
         .match_descendants()
-        .find_all()
+        .find_all();
+    let all: Vec<Seen> = handles
         .iter()
-        .map(|e| {
-            let mut s = seen(e);
-            s.label = e.accessible_label().unwrap_or_default().to_string();
-            (
-                s,
-                e.accessible_id().unwrap_or_default().to_string(),
-                e.type_name(),
-            )
-        })
         .enumerate()
-        .map(|(i, (s, id, ty))| (i, s, id, ty))
-        .map(|(i, mut s, id, ty)| {
+        .map(|(i, e)| {
+            let mut s = seen(e);
             s.order = i;
-            s.id = id;
-            s.list = ty.as_deref() == Some("Flickable");
+            s.id = e.accessible_id().unwrap_or_default().to_string();
+            s.list = e.type_name().as_deref() == Some("Flickable");
             s
         })
         .collect();
-    // The layers over the screen (dialogs, cards, the suggestions over the moves), and the
-    // lists that scroll.
+    let keys: Vec<Key> = handles.iter().map(key).collect();
+    // The layers over the screen (dialogs, cards, the suggestions over the moves), the lists
+    // that scroll with what they hold, and the other clipping boxes with what they hold.
     let layers: Vec<&Seen> = all
         .iter()
         .filter(|s| s.id == "layer" || s.id == "suggestions")
         .collect();
-    let lists: Vec<&Seen> = all.iter().filter(|s| s.list).collect();
-    let mut shown: Vec<Seen> = Vec::new();
-    for s in &all {
+    let lists: Vec<(&Seen, std::collections::HashSet<Key>)> = all
+        .iter()
+        .zip(&handles)
+        .filter(|(s, _)| s.list)
+        .map(|(s, e)| (s, inside(e)))
+        .collect();
+    let clippers: Vec<(&Seen, std::collections::HashSet<Key>)> = all
+        .iter()
+        .zip(&handles)
+        .filter(|(_, e)| {
+            e.type_name()
+                .is_some_and(|t| CLIPPERS.contains(&t.as_str()))
+        })
+        .map(|(s, e)| (s, inside(e)))
+        .collect();
+    let mut problems = Vec::new();
+    let mut shown: Vec<(usize, Seen)> = Vec::new();
+    for (i, s) in all.iter().enumerate() {
         if s.rect.empty() || s.role.is_none() {
             continue;
         }
-        // Hidden under a layer drawn after it.
-        if layers
-            .iter()
-            .any(|l| l.order > s.order && l.rect.overlaps(&s.rect))
-        {
-            continue;
-        }
+        let name = name_of(s);
         // In a list, partly scrolled out of sight: only the part in sight counts (a list
         // scrolls up and down, never sideways).
         let mut r = s.rect;
-        for l in lists.iter().filter(|l| l.order < s.order) {
-            if l.rect.overlaps(&r) && !l.rect.contains(&r) {
+        for (l, held) in &lists {
+            if held.contains(&keys[i]) && !l.rect.contains(&r) {
                 r.1 = r.1.max(l.rect.1);
                 r.3 = r.3.min(l.rect.3);
             }
         }
-        shown.push(Seen {
-            rect: r,
-            label: s.label.clone(),
-            role: s.role,
-            description: s.description.clone(),
-            order: s.order,
-            id: s.id.clone(),
-            list: false,
-        });
+        if r.3 - r.1 < 1.0 {
+            continue; // scrolled out of sight
+        }
+        // Under a layer drawn after it: wholly (the part in the window), it is hidden; partly,
+        // it is cut by the layer.
+        let seen_part = Rect(r.0.max(0.0), r.1.max(0.0), r.2.min(width), r.3.min(height));
+        let over: Vec<&&Seen> = layers
+            .iter()
+            .filter(|l| l.order > s.order && l.rect.overlaps(&seen_part))
+            .collect();
+        if over.iter().any(|l| l.rect.contains(&seen_part)) {
+            continue;
+        }
+        if !over.is_empty() && s.role == Some(AccessibleRole::Text) && !s.label.trim().is_empty() {
+            problems.push(format!("{name} is partly under a layer"));
+            continue;
+        }
+        // In a box that clips (and is not a list): what runs past it is cut.
+        if clippers
+            .iter()
+            .any(|(c, held)| held.contains(&keys[i]) && !c.rect.contains(&r))
+            && s.role == Some(AccessibleRole::Text)
+        {
+            problems.push(format!("{name} is clipped by the box it is in"));
+        }
+        shown.push((
+            i,
+            Seen {
+                rect: r,
+                label: s.label.clone(),
+                role: s.role,
+                description: s.description.clone(),
+                order: s.order,
+                id: s.id.clone(),
+                list: false,
+            },
+        ));
     }
-    let mut problems = Vec::new();
-    for s in &shown {
-        let name = if s.label.is_empty() {
-            format!("{:?}", s.role)
-        } else {
-            format!("'{}'", s.label)
-        };
+    for (_, s) in &shown {
+        let name = name_of(s);
         match s.description.as_str() {
             "cut" => problems.push(format!("{name} is cut")),
             "overflow" => problems.push(format!("{name} does not fit its widget")),
@@ -152,15 +198,25 @@ fn problems_in(app: &takhte::ui::TakhteApp, width: f32, height: f32) -> Vec<Stri
             ));
         }
     }
-    let texts: Vec<&Seen> = shown
+    let texts: Vec<&(usize, Seen)> = shown
         .iter()
-        .filter(|s| s.role == Some(AccessibleRole::Text) && !s.label.trim().is_empty())
+        .filter(|(_, s)| s.role == Some(AccessibleRole::Text) && !s.label.trim().is_empty())
         .collect();
-    for (i, a) in texts.iter().enumerate() {
-        for b in &texts[i + 1..] {
+    for (n, (i, a)) in texts.iter().enumerate() {
+        for (j, b) in &texts[n + 1..] {
+            if !a.rect.overlaps(&b.rect) {
+                continue;
+            }
+            // One element seen twice (a component and the element it is made of).
+            if a.rect == b.rect && a.label == b.label {
+                continue;
+            }
             // A text inside another's box is that element's own (a field's value, a badge's
-            // words); two boxes that cross are two texts drawn over each other.
-            if a.rect.overlaps(&b.rect) && !a.rect.contains(&b.rect) && !b.rect.contains(&a.rect) {
+            // words) only if it is held by it; any other pair of texts that overlap is drawn
+            // one over the other.
+            let own = (a.rect.contains(&b.rect) && inside(&handles[*i]).contains(&keys[*j]))
+                || (b.rect.contains(&a.rect) && inside(&handles[*j]).contains(&keys[*i]));
+            if !own {
                 problems.push(format!(
                     "'{}' and '{}' are drawn over each other",
                     a.label, b.label
@@ -171,6 +227,14 @@ fn problems_in(app: &takhte::ui::TakhteApp, width: f32, height: f32) -> Vec<Stri
     problems.sort();
     problems.dedup();
     problems
+}
+
+fn name_of(s: &Seen) -> String {
+    if s.label.is_empty() {
+        format!("{:?}", s.role)
+    } else {
+        format!("'{}'", s.label)
+    }
 }
 
 #[test]
@@ -202,7 +266,13 @@ fn every_scene_fits_in_both_languages_at_every_size() {
             }
         }
     }
-    assert!(checked >= 32 * 8, "{checked} pictures checked");
+    // Every scene the binary knows, in both languages, at every size.
+    assert_eq!(
+        checked,
+        (SCENES.len() + takhte::ui::demo::SCENES.len()) * 2 * SIZES.len(),
+        "pictures checked"
+    );
+    assert!(SCENES.len() + takhte::ui::demo::SCENES.len() >= 48);
     assert!(
         problems.is_empty(),
         "{} layout problems:\n{}",

@@ -21,32 +21,46 @@ use crate::store::Store;
 
 use super::{App, BoardProps, HomeProps, RulesProps, SavedProps, Screen, ShareProps, TakhteApp};
 
+/// A scene's setup.
+type SceneFn = fn(&TakhteApp) -> Result<(), String>;
+
+/// The scenes of the app's own screens, each with what sets it up.
+const TABLE: [(&str, SceneFn); 22] = [
+    ("home", |app| open(app, Screen::Home)),
+    ("leave-app", leave_app),
+    ("new-game", new_game),
+    ("chess", chess),
+    ("more-menu", more_menu),
+    ("confirm-resign", confirm_resign),
+    ("draw-offer", draw_offer),
+    ("promotion", promotion),
+    ("dice-chess", dice_chess),
+    ("draughts", draughts),
+    ("mine-chess", mine_chess),
+    ("game-over", game_over),
+    ("review", review),
+    ("settings", |app| open(app, Screen::Settings)),
+    ("rules", rules),
+    ("stats", stats),
+    ("saved-games", |app| open(app, Screen::Saved)),
+    ("saved-details", |app| saved_dialog(app, true)),
+    ("saved-delete", |app| saved_dialog(app, false)),
+    ("share", share),
+    ("import", |app| import(app, true)),
+    ("import-error", |app| import(app, false)),
+];
+
 /// The scenes `takhte screenshot` knows (and the online ones, [`super::demo::SCENES`]): every
 /// screen, and every dialog over one.
-pub const SCENES: [&str; 22] = [
-    "home",
-    "leave-app",
-    "new-game",
-    "chess",
-    "more-menu",
-    "confirm-resign",
-    "draw-offer",
-    "promotion",
-    "dice-chess",
-    "draughts",
-    "mine-chess",
-    "game-over",
-    "review",
-    "settings",
-    "rules",
-    "stats",
-    "saved-games",
-    "saved-details",
-    "saved-delete",
-    "share",
-    "import",
-    "import-error",
-];
+pub const SCENES: [&str; TABLE.len()] = {
+    let mut names = [""; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        names[i] = TABLE[i].0;
+        i += 1;
+    }
+    names
+};
 
 struct ShotPlatform {
     window: Rc<MinimalSoftwareWindow>,
@@ -114,172 +128,202 @@ fn tap(app: &TakhteApp, name: &str, ranks: u8) {
 
 /// Sets up `scene` in `app`.
 pub fn set_scene(app: &TakhteApp, scene: &str) -> Result<(), String> {
-    let pp = |kind| NewGame {
+    if let Some((_, set)) = TABLE.iter().find(|(name, _)| *name == scene) {
+        return set(app);
+    }
+    if super::demo::SCENES.contains(&scene) {
+        let lang = app.state.borrow().i18n.lang();
+        return super::demo::set_scene(app, scene, lang);
+    }
+    Err(format!(
+        "unknown scene '{scene}' (one of: {}, {})",
+        SCENES.join(", "),
+        super::demo::SCENES.join(", ")
+    ))
+}
+
+/// Opens `screen`.
+fn open(app: &TakhteApp, screen: Screen) -> Result<(), String> {
+    app.state.borrow_mut().open(screen);
+    Ok(())
+}
+
+/// A pass-and-play game of `kind` with the board fixed.
+fn pass_and_play(kind: GameKind) -> NewGame {
+    NewGame {
         kind,
         opponent: Opponent::PassAndPlay,
         layout: Layout::Fixed,
         time_control: None,
         position: None,
-    };
-    match scene {
-        "home" => app.state.borrow_mut().open(Screen::Home),
-        "new-game" => {
-            app.window
-                .global::<HomeProps>()
-                .invoke_choose_game("chess".into());
-        }
-        "chess" => {
-            let mut g = pp(GameKind::Chess);
-            g.time_control = Some(crate::game::TimeControl::new(10, 5));
-            scripted_game(
-                app,
-                g,
-                vec![],
-                &[
-                    "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6",
-                ],
-            );
-            if let Some(c) = app.state.borrow_mut().controller.as_mut() {
-                c.pause();
-            }
-            tap(app, "f3", 8);
-        }
-        "dice-chess" => {
-            scripted_game(app, pp(GameKind::DiceChess), vec![5, 2, 3, 6, 4], &[]);
-            let mut s = app.state.borrow_mut();
-            if let Some(c) = s.controller.as_mut() {
-                c.roll();
-            }
-            s.refresh_game();
-        }
-        "draughts" => {
-            let mut g = pp(GameKind::Draughts);
-            g.position = Some("8/1bbb1bb1/2b1b3/3b4/3w1w2/2w5/ww4ww/8 w".into());
-            scripted_game(app, g, vec![], &[]);
-            tap(app, "d4", 8);
-            tap(app, "d6", 8);
-        }
-        "mine-chess" => {
-            let mut g = pp(GameKind::MineChess);
-            g.position =
-                Some("rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq b4,f4,e6,h7 -".into());
-            scripted_game(app, g, vec![], &["e2e4", "e9e7", "g1f3", "b9b7", "b1c3"]);
-        }
-        "game-over" => {
-            scripted_game(
-                app,
-                pp(GameKind::Chess),
-                vec![],
-                &["f2f3", "e7e5", "g2g4", "d8h4"],
-            );
-        }
-        "leave-app" => {
-            app.state.borrow_mut().open(Screen::Home);
-            app.window.global::<App>().set_confirm_exit(true);
-        }
-        "more-menu" | "confirm-resign" => {
-            set_scene(app, "chess")?;
-            let board_ui = app.window.global::<BoardProps>();
-            if scene == "more-menu" {
-                board_ui.set_more_open(true);
-            } else {
-                board_ui.set_confirm_resign(true);
-            }
-        }
-        "draw-offer" => {
-            let mut g = pp(GameKind::Chess);
-            g.time_control = Some(crate::game::TimeControl::new(5, 3));
-            scripted_game(app, g, vec![], &["d2d4", "d7d5", "c2c4"]);
-            if let Some(c) = app.state.borrow_mut().controller.as_mut() {
-                c.offer_draw();
-            }
-        }
-        "promotion" => {
-            let mut g = pp(GameKind::Chess);
-            g.position = Some("4k3/P7/8/8/8/8/6p1/4K3 w - - 0 1".into());
-            scripted_game(app, g, vec![], &[]);
-            tap(app, "a7", 8);
-            tap(app, "a8", 8);
-        }
-        "review" => {
-            set_scene(app, "game-over")?;
-            if let Some(c) = app.state.borrow_mut().controller.as_mut() {
-                c.review_to(2);
-            }
-            app.state.borrow_mut().refresh_game();
-        }
-        "stats" => {
-            let mut s = app.state.borrow_mut();
-            use crate::store::StatOutcome::{Draw, Loss, Win};
-            for (kind, mode, level, outcome) in [
-                ("chess", "computer", Some(3), Win),
-                ("chess", "computer", Some(3), Loss),
-                ("chess", "computer", Some(6), Loss),
-                ("dice-chess", "pass-and-play", None, Draw),
-                ("draughts", "online", None, Win),
-                ("mine-chess", "computer", Some(1), Win),
-            ] {
-                s.stats.record(kind, mode, level, outcome);
-            }
-            s.refresh_stats();
-            s.open(Screen::Stats);
-        }
-        "saved-details" | "saved-delete" => {
-            app.state.borrow_mut().open(Screen::Saved);
-            let saved_ui = app.window.global::<SavedProps>();
-            if scene == "saved-details" {
-                saved_ui.set_details_id("20261130-090000-lost".into());
-            } else {
-                saved_ui.set_confirm_delete("20261201-120000-demo".into());
-            }
-        }
-        "settings" => app.state.borrow_mut().open(Screen::Settings),
-        "rules" => {
-            app.window.global::<RulesProps>().set_rules_tab(3);
-            app.state.borrow_mut().open(Screen::Rules);
-        }
-        "saved-games" => app.state.borrow_mut().open(Screen::Saved),
-        "share" => {
-            scripted_game(
-                app,
-                pp(GameKind::Chess),
-                vec![],
-                &[
-                    "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6",
-                    "c1e3", "e7e5", "d4b3", "c8e6", "f2f3", "f8e7", "d1d2", "e8g8",
-                ],
-            );
-            app.state.borrow_mut().share();
-            // As on a phone, which has a share menu ("Send…") and no folder of its own to
-            // save into.
-            app.window.global::<ShareProps>().set_can_send(true);
-            app.window.global::<ShareProps>().set_can_save_file(false);
-        }
-        "import" => {
-            app.state.borrow_mut().open_import();
-            let g = app.window.global::<ShareProps>();
-            // The players' names: long, in both scripts, one of them mixing the two.
-            g.set_import_text("[Event \"Club night\"]\n[White \"Alexander-Whitfield, Bob\"]\n[Black \"مریم سادات Hosseini-Nejad\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6".into());
-            app.state.borrow_mut().import_game();
-        }
-        "import-error" => {
-            app.state.borrow_mut().open_import();
-            let g = app.window.global::<ShareProps>();
-            g.set_import_text("[Event \"Club night\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Ke2".into());
-            app.state.borrow_mut().import_game();
-        }
-        online if super::demo::SCENES.contains(&online) => {
-            let lang = app.state.borrow().i18n.lang();
-            super::demo::set_scene(app, online, lang)?;
-        }
-        other => {
-            return Err(format!(
-                "unknown scene '{other}' (one of: {}, {})",
-                SCENES.join(", "),
-                super::demo::SCENES.join(", ")
-            ))
-        }
     }
+}
+
+fn leave_app(app: &TakhteApp) -> Result<(), String> {
+    app.state.borrow_mut().open(Screen::Home);
+    app.window.global::<App>().set_confirm_exit(true);
+    Ok(())
+}
+
+fn new_game(app: &TakhteApp) -> Result<(), String> {
+    app.window
+        .global::<HomeProps>()
+        .invoke_choose_game("chess".into());
+    Ok(())
+}
+
+fn chess(app: &TakhteApp) -> Result<(), String> {
+    let mut g = pass_and_play(GameKind::Chess);
+    g.time_control = Some(crate::game::TimeControl::new(10, 5));
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6",
+    ];
+    scripted_game(app, g, vec![], &moves);
+    if let Some(c) = app.state.borrow_mut().controller.as_mut() {
+        c.pause();
+    }
+    tap(app, "f3", 8);
+    Ok(())
+}
+
+fn more_menu(app: &TakhteApp) -> Result<(), String> {
+    chess(app)?;
+    app.window.global::<BoardProps>().set_more_open(true);
+    Ok(())
+}
+
+fn confirm_resign(app: &TakhteApp) -> Result<(), String> {
+    chess(app)?;
+    app.window.global::<BoardProps>().set_confirm_resign(true);
+    Ok(())
+}
+
+fn draw_offer(app: &TakhteApp) -> Result<(), String> {
+    let mut g = pass_and_play(GameKind::Chess);
+    g.time_control = Some(crate::game::TimeControl::new(5, 3));
+    scripted_game(app, g, vec![], &["d2d4", "d7d5", "c2c4"]);
+    if let Some(c) = app.state.borrow_mut().controller.as_mut() {
+        c.offer_draw();
+    }
+    Ok(())
+}
+
+fn promotion(app: &TakhteApp) -> Result<(), String> {
+    let mut g = pass_and_play(GameKind::Chess);
+    g.position = Some("4k3/P7/8/8/8/8/6p1/4K3 w - - 0 1".into());
+    scripted_game(app, g, vec![], &[]);
+    tap(app, "a7", 8);
+    tap(app, "a8", 8);
+    Ok(())
+}
+
+fn dice_chess(app: &TakhteApp) -> Result<(), String> {
+    scripted_game(
+        app,
+        pass_and_play(GameKind::DiceChess),
+        vec![5, 2, 3, 6, 4],
+        &[],
+    );
+    let mut s = app.state.borrow_mut();
+    if let Some(c) = s.controller.as_mut() {
+        c.roll();
+    }
+    s.refresh_game();
+    Ok(())
+}
+
+fn draughts(app: &TakhteApp) -> Result<(), String> {
+    let mut g = pass_and_play(GameKind::Draughts);
+    g.position = Some("8/1bbb1bb1/2b1b3/3b4/3w1w2/2w5/ww4ww/8 w".into());
+    scripted_game(app, g, vec![], &[]);
+    tap(app, "d4", 8);
+    tap(app, "d6", 8);
+    Ok(())
+}
+
+fn mine_chess(app: &TakhteApp) -> Result<(), String> {
+    let mut g = pass_and_play(GameKind::MineChess);
+    g.position =
+        Some("rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq b4,f4,e6,h7 -".into());
+    scripted_game(app, g, vec![], &["e2e4", "e9e7", "g1f3", "b9b7", "b1c3"]);
+    Ok(())
+}
+
+fn game_over(app: &TakhteApp) -> Result<(), String> {
+    let moves = ["f2f3", "e7e5", "g2g4", "d8h4"];
+    scripted_game(app, pass_and_play(GameKind::Chess), vec![], &moves);
+    Ok(())
+}
+
+fn review(app: &TakhteApp) -> Result<(), String> {
+    game_over(app)?;
+    if let Some(c) = app.state.borrow_mut().controller.as_mut() {
+        c.review_to(2);
+    }
+    app.state.borrow_mut().refresh_game();
+    Ok(())
+}
+
+fn rules(app: &TakhteApp) -> Result<(), String> {
+    app.window.global::<RulesProps>().set_rules_tab(3);
+    app.state.borrow_mut().open(Screen::Rules);
+    Ok(())
+}
+
+fn stats(app: &TakhteApp) -> Result<(), String> {
+    let mut s = app.state.borrow_mut();
+    use crate::store::StatOutcome::{Draw, Loss, Win};
+    for (kind, mode, level, outcome) in [
+        ("chess", "computer", Some(3), Win),
+        ("chess", "computer", Some(3), Loss),
+        ("chess", "computer", Some(6), Loss),
+        ("dice-chess", "pass-and-play", None, Draw),
+        ("draughts", "online", None, Win),
+        ("mine-chess", "computer", Some(1), Win),
+    ] {
+        s.stats.record(kind, mode, level, outcome);
+    }
+    s.refresh_stats();
+    s.open(Screen::Stats);
+    Ok(())
+}
+
+/// The saved games with a damaged game's details (`details`) or a delete to confirm.
+fn saved_dialog(app: &TakhteApp, details: bool) -> Result<(), String> {
+    app.state.borrow_mut().open(Screen::Saved);
+    let saved_ui = app.window.global::<SavedProps>();
+    if details {
+        saved_ui.set_details_id("20261130-090000-lost".into());
+    } else {
+        saved_ui.set_confirm_delete("20261201-120000-demo".into());
+    }
+    Ok(())
+}
+
+fn share(app: &TakhteApp) -> Result<(), String> {
+    let moves = [
+        "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6", "c1e3",
+        "e7e5", "d4b3", "c8e6", "f2f3", "f8e7", "d1d2", "e8g8",
+    ];
+    scripted_game(app, pass_and_play(GameKind::Chess), vec![], &moves);
+    app.state.borrow_mut().share();
+    // As on a phone, which has a share menu ("Send…") and no folder of its own to save into.
+    app.window.global::<ShareProps>().set_can_send(true);
+    app.window.global::<ShareProps>().set_can_save_file(false);
+    Ok(())
+}
+
+/// A game's text read in: a good one (with its players' names, long, in both scripts, one of
+/// them mixing the two), or one with an illegal move.
+fn import(app: &TakhteApp, good: bool) -> Result<(), String> {
+    app.state.borrow_mut().open_import();
+    let g = app.window.global::<ShareProps>();
+    g.set_import_text(if good {
+        "[Event \"Club night\"]\n[White \"Alexander-Whitfield, Bob\"]\n[Black \"مریم سادات Hosseini-Nejad\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6".into()
+    } else {
+        "[Event \"Club night\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Ke2".into()
+    });
+    app.state.borrow_mut().import_game();
     Ok(())
 }
 
