@@ -46,7 +46,8 @@ if [ ! -d "$out/app/$build" ]; then
     gzip -9 -k -f "$tmp/takhte.js" "$tmp/takhte_bg.wasm"
     mv "$tmp" "$out/app/$build"
 fi
-sed "s|/app/BUILD/|/app/$build/|g" web/index.html > "$out/index.html.tmp"
+wasm_bytes=$(stat -c %s "$stage/takhte_bg.wasm")
+sed -e "s|/app/BUILD/|/app/$build/|g" -e "s|WASM_BYTES|$wasm_bytes|g" web/index.html > "$out/index.html.tmp"
 mv "$out/index.html.tmp" "$out/index.html"
 echo "build-web: $out (build $build)"
 ls -l "$out/app/$build"

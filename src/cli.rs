@@ -41,10 +41,11 @@ usage:
       draws and losses counted for A (--white); --moves adds each game's moves and last position;
       --start FILE plays each pair of games from the next position text of FILE (one a line);
       --idle-plies N scores a game as a draw once no piece has left the board for N plies
-  takhte online-bot --server ADDR (--create GAME | --join CODE) [--clock M+S]
+  takhte online-bot --server ADDR (--create GAME | --join CODE | --seek GAME:M+S) [--clock M+S]
                     [--colour white|black|random] [--public] [--spectators] [--audience]
                     [--level N] [--movetime MS] [--delay MS] [--name NAME]
       play one online game through a game server with a computer level (1-6, default 3);
+      --seek waits in quick pairing (e.g. chess:3+2) and plays the game it is paired into;
       --spectators lets others watch it, --audience also shows their suggestions to the players;
       prints the game's code as soon as it is known, then the moves and how the game ended
   takhte takhte://join/CODE
@@ -62,8 +63,14 @@ The outcome is `ongoing`, or `draw REASON`, `white-wins REASON`, `black-wins REA
 
 /// `takhte online-bot`: one online game played by a computer level through the protocol.
 fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        let _ = out.write_all(online_bot_help().as_bytes());
+        return Ok(());
+    }
     let config = online_bot_config(args)?;
-    let report = crate::net::bot::play(config).map_err(|e| Usage(format!("online-bot: {e}")))?;
+    let address = config.address.clone();
+    let report = crate::net::bot::play(config)
+        .map_err(|e| Usage(format!("online-bot: {}", bot_error_text(&e, &address))))?;
     let _ = writeln!(out, "moves {}", report.moves.join(" "));
     match report.end {
         Some(e) => {
@@ -81,22 +88,163 @@ fn online_bot(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
     Ok(())
 }
 
-/// The online bot's options: the server, create or join, the game's settings, the level.
+/// The help's part about `takhte online-bot`, with what GAME means.
+fn online_bot_help() -> String {
+    let start = HELP.find("  takhte online-bot").unwrap_or(0);
+    let end = HELP[start..]
+        .find("  takhte takhte://")
+        .map_or(HELP.len(), |e| start + e);
+    format!(
+        "{}\nGAME is chess, dice-chess, draughts or mine-chess. The server's address is also read from\nTAKHTE_SERVER; TAKHTE_TLS_ROOTS names a PEM file of authorities trusted besides the public ones.\n",
+        &HELP[start..end]
+    )
+}
+
+/// Why the bot stopped, in the words the app uses (English).
+fn bot_error_text(e: &crate::net::bot::BotError, address: &str) -> String {
+    use crate::net::bot::BotError;
+    let en = crate::i18n::I18n::new(crate::i18n::Lang::En);
+    let plain = |t: String| {
+        t.chars()
+            .filter(|c| !('\u{2066}'..='\u{2069}').contains(c))
+            .collect()
+    };
+    match e {
+        BotError::Failed(fatal) => plain(crate::ui::online::fatal_text(&en, fatal, address)),
+        BotError::Refused(refusal) => plain(en.tr(crate::ui::online::online_error_key(refusal))),
+        BotError::Timeout { .. } => e.to_string(),
+    }
+}
+
+/// The online bot's options as read so far.
+struct BotArgs {
+    server: String,
+    create: Option<GameKind>,
+    join: Option<String>,
+    seek: Option<takhte_protocol::rating::PoolChoice>,
+    settings: crate::net::protocol::GameSettings,
+    level: u8,
+    movetime: u64,
+    delay: u64,
+    name: String,
+}
+
+impl BotArgs {
+    fn new() -> BotArgs {
+        BotArgs {
+            server: std::env::var(crate::net::SERVER_ENV).unwrap_or_default(),
+            create: None,
+            join: None,
+            seek: None,
+            settings: crate::net::protocol::GameSettings {
+                kind: GameKind::Chess,
+                clock: None,
+                colour: crate::net::protocol::ColourChoice::Random,
+                public: false,
+                position: None,
+                spectators: false,
+                audience: false,
+                rated: false,
+            },
+            level: 3,
+            movetime: 300,
+            delay: 0,
+            name: String::from("Bot"),
+        }
+    }
+
+    /// Takes the option `flag` (its value from `value` when it has one).
+    fn take(
+        &mut self,
+        flag: &str,
+        value: &mut dyn FnMut() -> Result<String, Usage>,
+    ) -> Result<(), Usage> {
+        use crate::net::protocol::ColourChoice;
+        let bad = |what: &str| Usage(format!("online-bot: {what}"));
+        match flag {
+            "--server" => self.server = value()?,
+            "--create" => {
+                let v = value()?;
+                self.create = Some(GameKind::parse(&v).ok_or_else(|| {
+                    bad(&format!(
+                        "unknown game '{v}' (chess, dice-chess, draughts, mine-chess)"
+                    ))
+                })?);
+            }
+            "--join" => {
+                let v = value()?;
+                let code =
+                    crate::net::code::normalize(&v).map_err(|e| bad(&format!("'{v}': {e}")))?;
+                self.join = Some(code);
+            }
+            "--seek" => {
+                let v = value()?;
+                self.seek = Some(seek_pool(&v).ok_or_else(|| {
+                    bad(&format!(
+                        "--seek '{v}' is not GAME:MINUTES+SECONDS (e.g. chess:3+2)"
+                    ))
+                })?);
+            }
+            "--clock" => {
+                let v = value()?;
+                let clock = clock_spec(&v)
+                    .ok_or_else(|| bad(&format!("--clock '{v}' is not MINUTES+SECONDS")))?;
+                self.settings.clock = Some(clock);
+            }
+            "--colour" => {
+                self.settings.colour = match value()?.as_str() {
+                    "white" => ColourChoice::White,
+                    "black" => ColourChoice::Black,
+                    "random" => ColourChoice::Random,
+                    v => return Err(bad(&format!("--colour '{v}' (white, black, random)"))),
+                }
+            }
+            "--public" => self.settings.public = true,
+            "--spectators" => self.settings.spectators = true,
+            "--audience" => {
+                self.settings.spectators = true;
+                self.settings.audience = true;
+            }
+            "--level" => {
+                let v = value()?;
+                self.level = v
+                    .parse()
+                    .ok()
+                    .filter(|l| (1..=6).contains(l))
+                    .ok_or_else(|| bad(&format!("--level '{v}' is not 1-6")))?;
+            }
+            "--movetime" | "--delay" => {
+                let v = value()?;
+                let n = v
+                    .parse()
+                    .map_err(|_| bad(&format!("{flag} '{v}' is not a number")))?;
+                if flag == "--delay" {
+                    self.delay = n;
+                } else {
+                    self.movetime = n;
+                }
+            }
+            "--name" => self.name = value()?,
+            other => return Err(bad(&format!("unknown option '{other}'"))),
+        }
+        Ok(())
+    }
+}
+
+/// A clock written MINUTES+SECONDS.
+fn clock_spec(text: &str) -> Option<crate::net::protocol::ClockSpec> {
+    let (m, s) = text.split_once('+')?;
+    let (m, s) = (m.parse::<u64>().ok()?, s.parse::<u64>().ok()?);
+    Some(crate::net::protocol::ClockSpec {
+        base_ms: m.checked_mul(60_000)?,
+        increment_ms: s.checked_mul(1000)?,
+    })
+}
+
+/// The online bot's options: the server, create, join or seek, the game's settings, the level.
 fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usage> {
     use crate::net::bot::{BotConfig, BotRole};
-    use crate::net::protocol::{ClockSpec, ColourChoice, GameSettings};
-    let mut server = std::env::var(crate::net::SERVER_ENV).unwrap_or_default();
-    let mut create: Option<GameKind> = None;
-    let mut join: Option<String> = None;
-    let mut clock = None;
-    let mut colour = ColourChoice::Random;
-    let mut public = false;
-    let mut spectators = false;
-    let mut audience = false;
-    let mut level = 3u8;
-    let mut movetime = 300u64;
-    let mut delay = 0u64;
-    let mut name = String::from("Bot");
+    let mut o = BotArgs::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || {
@@ -104,100 +252,30 @@ fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usag
                 .cloned()
                 .ok_or_else(|| Usage(format!("online-bot: {a} needs a value")))
         };
-        match a.as_str() {
-            "--server" => server = value()?,
-            "--create" => {
-                let v = value()?;
-                create = Some(GameKind::parse(&v).ok_or_else(|| {
-                    Usage(format!(
-                        "online-bot: unknown game '{v}' (chess, dice-chess, draughts, mine-chess)"
-                    ))
-                })?);
-            }
-            "--join" => {
-                let v = value()?;
-                join = Some(
-                    crate::net::code::normalize(&v)
-                        .map_err(|e| Usage(format!("online-bot: '{v}': {e}")))?,
-                );
-            }
-            "--clock" => {
-                let v = value()?;
-                let (m, s) = v
-                    .split_once('+')
-                    .and_then(|(m, s)| Some((m.parse::<u64>().ok()?, s.parse::<u64>().ok()?)))
-                    .ok_or_else(|| {
-                        Usage(format!("online-bot: --clock '{v}' is not MINUTES+SECONDS"))
-                    })?;
-                clock = Some(ClockSpec {
-                    base_ms: m * 60_000,
-                    increment_ms: s * 1000,
-                });
-            }
-            "--colour" => {
-                colour = match value()?.as_str() {
-                    "white" => ColourChoice::White,
-                    "black" => ColourChoice::Black,
-                    "random" => ColourChoice::Random,
-                    v => {
-                        return usage(format!("online-bot: --colour '{v}' (white, black, random)"))
-                    }
-                }
-            }
-            "--public" => public = true,
-            "--spectators" => spectators = true,
-            "--audience" => {
-                spectators = true;
-                audience = true;
-            }
-            "--level" => {
-                let v = value()?;
-                level = v
-                    .parse()
-                    .ok()
-                    .filter(|l| (1..=6).contains(l))
-                    .ok_or_else(|| Usage(format!("online-bot: --level '{v}' is not 1-6")))?;
-            }
-            "--movetime" => {
-                let v = value()?;
-                movetime = v
-                    .parse()
-                    .map_err(|_| Usage(format!("online-bot: --movetime '{v}' is not a number")))?;
-            }
-            "--delay" => {
-                let v = value()?;
-                delay = v
-                    .parse()
-                    .map_err(|_| Usage(format!("online-bot: --delay '{v}' is not a number")))?;
-            }
-            "--name" => name = value()?,
-            other => return usage(format!("online-bot: unknown option '{other}'")),
-        }
+        o.take(a, &mut value)?;
     }
-    if server.trim().is_empty() {
+    if o.server.trim().is_empty() {
         return usage("online-bot: no server (--server ADDR or TAKHTE_SERVER)");
     }
-    let role = match (create, join) {
-        (Some(kind), None) => BotRole::Create(GameSettings {
-            kind,
-            clock,
-            colour,
-            public,
-            position: None,
-            spectators,
-            audience,
-            rated: false,
-        }),
-        (None, Some(code)) => BotRole::Join(code),
-        _ => return usage("online-bot: give --create GAME or --join CODE (one of them)"),
+    let role = match (o.create, o.join, o.seek) {
+        (Some(kind), None, None) => {
+            BotRole::Create(crate::net::protocol::GameSettings { kind, ..o.settings })
+        }
+        (None, Some(code), None) => BotRole::Join(code),
+        (None, None, Some(pool)) => BotRole::Seek(pool),
+        _ => {
+            return usage(
+                "online-bot: give --create GAME, --join CODE or --seek GAME:M+S (one of them)",
+            )
+        }
     };
     Ok(BotConfig {
-        address: server,
+        address: o.server,
         token: crate::net::token::generate(),
-        name,
-        level,
-        movetime_ms: movetime,
-        delay_ms: delay,
+        name: o.name,
+        level: o.level,
+        movetime_ms: o.movetime,
+        delay_ms: o.delay,
         role,
         timeout: std::time::Duration::from_secs(6 * 3600),
         on_code: Some(std::sync::Arc::new(|code: &str| {
@@ -208,6 +286,20 @@ fn online_bot_config(args: &[String]) -> Result<crate::net::bot::BotConfig, Usag
         max_own_moves: None,
         extra_roots: takhte_online::client::extra_roots_from_env(),
     })
+}
+
+/// A quick pairing pool as the command line writes it: `chess:3+2` (minutes and seconds, as
+/// `--clock`).
+fn seek_pool(text: &str) -> Option<takhte_protocol::rating::PoolChoice> {
+    let (kind, clock) = text.split_once(':')?;
+    let (m, s) = clock.split_once('+')?;
+    let (m, s) = (m.trim().parse::<u64>().ok()?, s.trim().parse::<u64>().ok()?);
+    takhte_protocol::rating::PoolChoice::parse(&format!(
+        "{}:{}+{}",
+        kind.trim(),
+        m.checked_mul(60)?,
+        s
+    ))
 }
 
 /// A problem with the command line or its input: the one-line message for stderr.

@@ -98,6 +98,7 @@ mod page {
                 None => (Vec::new(), false, false, Vec::new()),
             };
             let arrows = view.as_ref().map_or(0, |v| v.arrows.len());
+            let spectators = s.online.current_mirror().map_or(0, |m| m.spectators);
             let save_failed = view.as_ref().is_some_and(|v| v.save_failed);
             serde_json::json!({
                 "screen": screen.name().to_string(),
@@ -108,6 +109,7 @@ mod page {
                 // The WebAssembly memory of the tab (pages of 64 KiB).
                 "wasm_bytes": core::arch::wasm32::memory_size(0) * 65_536,
                 "arrows": arrows,
+                "spectators": spectators,
                 "save_failed": save_failed,
                 "online": s.online.current(),
                 "connected": matches!(s.online.conn(), takhte_online::transport::ConnState::Connected),

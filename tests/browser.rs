@@ -134,7 +134,15 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
     let player = driver.session(412, 915, "en-US");
     let t0 = Instant::now();
     open_app(&player, &format!("http://{addr}/join/{code}"));
-    // The first visit asks for a name, typed into the canvas's field, then joins.
+    // The first visit asks for a name, typed into the canvas's field, then joins. The card
+    // says who invites, to which game, with which clock and colour.
+    player.wait("the invite card's words", || {
+        player.locate("\u{2068}ربات\u{2069} invites you to a game")
+    });
+    player.wait("the invite's game", || {
+        player.locate("Chess, no clock: you play White")
+    });
+    shoot(&player, "invite-en-phone");
     // (The first field named so is the invite card's, above the settings' own.)
     player.click("Your name");
     player.type_text("Sara");
@@ -201,6 +209,121 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
     until(&player, "the end", |p| p["over"] == true);
     let status = bot.wait_timeout_or_kill(Duration::from_secs(30));
     assert!(status, "the bot saw the game end");
+}
+
+/// A spectator's tab that goes to another page stops counting at once (the page closes its
+/// connection when it is left), not when its browser quits.
+#[test]
+fn a_spectator_who_leaves_the_page_stops_counting() {
+    let Some(web) = web_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(web, &dir.path().join("s.sqlite"));
+    let (mut bot, code) = bot_game(
+        &addr,
+        &[
+            "--level",
+            "1",
+            "--movetime",
+            "50",
+            "--delay",
+            "200",
+            "--spectators",
+        ],
+    );
+    let driver = Driver::start();
+    let player = driver.session(412, 915, "en-US");
+    open_app(&player, &format!("http://{addr}/join/{code}"));
+    player.wait("the invite card", || {
+        player.locate("Chess, no clock: you play White")
+    });
+    player.click("Your name");
+    player.type_text("Sara");
+    player.click("Join the game");
+    until(&player, "the online board", |p| {
+        p["online"].as_str() == Some(code.as_str()) && p["screen"] == "game"
+    });
+    let watcher = driver.session(412, 915, "en-US");
+    open_app(&watcher, &format!("http://{addr}/watch/{code}"));
+    until(&player, "one spectator", |p| p["spectators"] == 1);
+    // The spectator goes elsewhere (another page of another site, as a link would take it).
+    let left = Instant::now();
+    watcher.open("about:blank");
+    until(&player, "no spectator", |p| p["spectators"] == 0);
+    let gone = left.elapsed();
+    eprintln!(
+        "the spectator stopped counting {} ms after leaving",
+        gone.as_millis()
+    );
+    assert!(
+        gone < Duration::from_secs(5),
+        "counted for {} ms after the page was left",
+        gone.as_millis()
+    );
+    // A move on: still nobody.
+    let p = player.probe();
+    let mv = plain_move(&p, 0);
+    player.click(&mv[0..2]);
+    player.click(&mv[2..4]);
+    until(&player, "the bot's answer", |p| moves(p).len() >= 2);
+    assert_eq!(player.probe()["spectators"], 0);
+    player.click("More");
+    player.click("Resign");
+    player.click_last("Resign");
+    until(&player, "the end", |p| p["over"] == true);
+    assert!(bot.wait_timeout_or_kill(Duration::from_secs(30)));
+}
+
+/// On a slow network (10 Mbit/s, 60 ms) the page says how much of the app has come while it
+/// loads, in both languages.
+#[test]
+fn a_slow_first_visit_shows_how_much_has_loaded() {
+    let Some(web) = web_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(web, &dir.path().join("s.sqlite"));
+    let driver = Driver::start();
+    let s = driver.session(412, 915, "en-US");
+    s.open("about:blank");
+    s.network(false, 60, 10_000);
+    s.open(&format!("http://{addr}/"));
+    let mut seen = Vec::new();
+    let started = Instant::now();
+    loop {
+        let v = s.js(
+            "return [document.getElementById('en-amount') && document.getElementById('en-amount').textContent, \
+                     document.getElementById('fa-amount') && document.getElementById('fa-amount').textContent, \
+                     document.body.getAttribute('data-takhte-frame')];",
+        );
+        if let Some(t) = v[0].as_str() {
+            if seen.last().map(|(e, _): &(String, String)| e.as_str()) != Some(t) {
+                seen.push((t.to_string(), v[1].as_str().unwrap_or("").to_string()));
+            }
+        }
+        if v[2].is_string() || started.elapsed() > Duration::from_secs(90) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    eprintln!("loading lines: {seen:?}");
+    let partway: Vec<&(String, String)> = seen
+        .iter()
+        .filter(|(en, _)| {
+            en.split('%')
+                .next()
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_some_and(|n| (1..100).contains(&n))
+        })
+        .collect();
+    assert!(
+        partway.len() >= 2,
+        "the amount loaded was shown on the way: {seen:?}"
+    );
+    let (en, fa) = partway[0];
+    assert!(en.contains(" MB)"), "{en}");
+    assert!(fa.contains('٪') && fa.contains("مگابایت"), "{fa}");
+    assert!(
+        !fa.chars().any(|c| c.is_ascii_digit()),
+        "Persian digits: {fa}"
+    );
 }
 
 trait WaitTimeout {

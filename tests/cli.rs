@@ -164,3 +164,98 @@ fn bad_input_is_one_line_and_status_2() {
         "kings",
     );
 }
+
+/// `takhte online-bot --help` prints its options (with quick pairing) and succeeds.
+#[test]
+fn online_bot_help() {
+    for flag in ["--help", "-h"] {
+        let o = takhte(&["online-bot", flag]);
+        assert_eq!(o.status.code(), Some(0), "{flag}");
+        let out = stdout(&o);
+        assert!(out.contains("--seek GAME:M+S"), "{out}");
+        assert!(out.contains("--server ADDR"), "{out}");
+        assert!(out.contains("GAME is chess"), "{out}");
+    }
+    assert_usage_error(&["online-bot", "--seek", "chess"], "--seek 'chess'");
+    assert_usage_error(&["online-bot", "--seek", "go:3+2"], "--seek 'go:3+2'");
+}
+
+fn spawn_server(dir: &std::path::Path) -> String {
+    takhte_server::spawn_server(
+        "127.0.0.1:0",
+        &dir.join("server.sqlite"),
+        takhte_server::hub::Config::default(),
+    )
+    .unwrap()
+}
+
+/// Two bots enter the same quick pairing pool, are paired and play their game to the end.
+#[test]
+fn online_bots_meet_in_quick_pairing() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = spawn_server(dir.path());
+    let bot = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_takhte"))
+            .args([
+                "online-bot",
+                "--server",
+                &addr,
+                "--seek",
+                "draughts:5+3",
+                "--level",
+                "1",
+                "--movetime",
+                "20",
+                "--name",
+                name,
+            ])
+            .output()
+            .expect("the bot runs")
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| bot("A"));
+        let b = s.spawn(|| bot("B"));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for o in [&a, &b] {
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let (out_a, out_b) = (stdout(&a), stdout(&b));
+    let code = |out: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix("code ").map(str::to_string))
+            .unwrap_or_default()
+    };
+    assert!(!code(&out_a).is_empty(), "{out_a}");
+    assert_eq!(code(&out_a), code(&out_b), "paired into one game");
+    let last = |out: &str| out.lines().last().unwrap_or_default().to_string();
+    assert_eq!(last(&out_a), last(&out_b), "both saw the same end");
+    assert!(!last(&out_a).starts_with("unfinished"), "{out_a}");
+}
+
+/// A refused encrypted connection is said in the app's words, not as a debug name.
+#[test]
+fn online_bot_says_why_an_encrypted_connection_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = spawn_server(dir.path());
+    let o = takhte(&[
+        "online-bot",
+        "--server",
+        &format!("wss://{addr}"),
+        "--create",
+        "chess",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("does not speak the encrypted protocol"),
+        "{err}"
+    );
+    assert!(!err.contains("Tls("), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -125,6 +125,9 @@ fn quick_pairing_rated_game_and_the_recovery_code_on_a_second_phone() {
         plain(&black.window.global::<RatedProps>().get_rating_line()),
         "Your rating: 1500 → 1338? (−162)"
     );
+    // A gain is drawn as good news, a loss is not.
+    assert_eq!(white.window.global::<RatedProps>().get_rating_trend(), 1);
+    assert_eq!(black.window.global::<RatedProps>().get_rating_trend(), -1);
 
     // The winner's page, from the loser's board: one game, won, rated.
     black.state.borrow_mut().open_opponent();

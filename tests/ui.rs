@@ -19,6 +19,13 @@ fn moves(app: &TakhteApp) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Without the isolates that keep a move's direction.
+fn plain(s: &str) -> String {
+    s.chars()
+        .filter(|c| !('\u{2066}'..='\u{2069}').contains(c))
+        .collect()
+}
+
 fn start_two_player(app: &TakhteApp, game: &str) {
     press(app, game);
     assert_eq!(screen(app), "new-game");
@@ -34,10 +41,19 @@ fn the_app_end_to_end() {
     std::env::set_var("LANG", "en_US.UTF-8");
     let app = TakhteApp::new(Some(dir.path().to_path_buf())).unwrap();
     app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
+    // The window opens at its preferred size (as the desktop's does) with the whole home
+    // screen in it, its last row included.
+    app.window.show().unwrap();
+    let opened = app.window.window().size();
+    let last = find(&app, "Statistics");
+    let bottom = last.absolute_position().y + last.size().height;
+    assert!(
+        bottom <= opened.height as f32 / app.window.window().scale_factor(),
+        "the home's last row ends at {bottom} in a window {opened:?} high"
+    );
     app.window
         .window()
         .set_size(slint::LogicalSize::new(400.0, 760.0));
-    app.window.show().unwrap();
     assert_eq!(screen(&app), "home");
 
     // Chess: taps play e2-e4 and e7-e5; undo takes one back.
@@ -47,6 +63,13 @@ fn the_app_end_to_end() {
     tap(&app, "e7");
     tap(&app, "e5");
     assert_eq!(moves(&app), ["e2e4", "e7e5"]);
+    // Stepping back through the game: each step is one side's turn, and the label says which
+    // (the move as the list writes it) and how far through the game.
+    let board = app.window.global::<takhte::ui::BoardProps>();
+    board.invoke_review_step(-1);
+    assert_eq!(plain(&board.get_review_label()), "1. e4\n1 of 2");
+    board.invoke_review_step(1);
+    assert_eq!(plain(&board.get_review_label()), "1… e5\n2 of 2");
     press(&app, "Undo");
     assert_eq!(moves(&app), ["e2e4"]);
     press(&app, "Back");

@@ -164,7 +164,9 @@ review-first = First move
 review-previous = Previous move
 review-next = Next move
 review-last = Last move
-review-position = Move { $n } of { $total }
+review-position =
+    { $move }
+    { $n } of { $total }
 review-start = Before the first move
 
 ## Saved games
@@ -240,7 +242,9 @@ home-play-online = Play online with a friend
 saved-online = online
 online-title = Play online
 online-no-server = No game server is set
-online-no-server-help = Type the address of a Takhte game server below, or run your own on a computer on your network and type its address:
+online-intro-title = Play with people
+online-intro = Play a friend on another phone or in a browser, or someone about as strong as you. The games are kept on a Takhte game server: type the address of one below (a friend's, a club's or your own), then your name.
+online-server-placeholder = chess.example.org
 online-server = Server address
 online-connect = Connect
 online-your-name = Your name
@@ -252,6 +256,9 @@ online-join-code = Join with a code or link
 online-code-placeholder = Code or link
 online-join = Join
 online-invited = You are invited to a game
+online-invited-by = { $name } invites you to a game
+online-invited-details = { $game }, { $clock }: you play { $side }
+online-invited-details-rated = { $game }, { $clock }, rated: you play { $side }
 online-invited-name = The name your opponent will see:
 online-invited-join = Join the game
 online-in-progress = Your online games
@@ -307,6 +314,7 @@ online-row-their-turn = Your opponent's turn
 online-waiting-opponent = Waiting for an opponent
 online-opponent-here = { $name } is here
 online-opponent-gone = { $name } has left ({ $seconds } s)
+online-opponent-left = { $name } has left
 online-creating = Creating the game…
 online-create-unreachable = Cannot reach { $server }. Trying again…
 online-cancel-create = Cancel

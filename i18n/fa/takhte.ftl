@@ -164,7 +164,9 @@ review-first = حرکت اول
 review-previous = حرکت قبلی
 review-next = حرکت بعدی
 review-last = حرکت آخر
-review-position = حرکت { $n } از { $total }
+review-position =
+    { $move }
+    { $n } از { $total }
 review-start = پیش از حرکت اول
 
 ## Saved games
@@ -238,7 +240,9 @@ home-play-online = بازی آنلاین با دوستان
 saved-online = آنلاین
 online-title = بازی آنلاین
 online-no-server = هنوز سروری برای بازی تعیین نشده است
-online-no-server-help = نشانی یک سرور بازی تخته را در پایین بنویسید، یا سرور خودتان را روی رایانه‌ای در شبکه‌تان راه بیندازید و نشانی‌اش را بنویسید:
+online-intro-title = بازی با دیگران
+online-intro = با دوستتان روی گوشی دیگری یا در مرورگر بازی کنید، یا با کسی هم‌سطح خودتان. بازی‌ها روی یک سرور بازی تخته نگه داشته می‌شوند: نشانی یک سرور را در زیر بنویسید (سرور یک دوست، یک باشگاه یا سرور خودتان) و بعد نام خودتان را.
+online-server-placeholder = chess.example.org
 online-server = نشانی سرور
 online-connect = اتصال
 online-your-name = نام نمایشی شما
@@ -250,6 +254,9 @@ online-join-code = پیوستن با کد یا پیوند دعوت
 online-code-placeholder = کد یا پیوند
 online-join = پیوستن
 online-invited = به یک بازی دعوت شده‌اید
+online-invited-by = { $name } شما را به یک بازی دعوت کرده است
+online-invited-details = { $game }، { $clock }: شما با { $side } بازی می‌کنید
+online-invited-details-rated = { $game }، { $clock }، بازی با ریتینگ: شما با { $side } بازی می‌کنید
 online-invited-name = نامی که حریف شما می‌بیند:
 online-invited-join = پیوستن به بازی
 online-in-progress = بازی‌های آنلاین شما
@@ -305,6 +312,7 @@ online-row-their-turn = نوبت حریف است
 online-waiting-opponent = در انتظار حریف
 online-opponent-here = { $name } در بازی است
 online-opponent-gone = { $name } بازی را ترک کرده است ({ $seconds } ثانیه)
+online-opponent-left = { $name } بازی را ترک کرده است
 online-creating = در حال ساختن بازی…
 online-create-unreachable = { $server } در دسترس نیست. دوباره تلاش می‌کنیم…
 online-cancel-create = انصراف

@@ -87,6 +87,19 @@ pub(super) fn lang_index(lang: Lang) -> i32 {
     }
 }
 
+/// Sets a callback of a screen's global (`self.window`'s) to act on the app state: the
+/// state is borrowed for the call (a callback that comes while it is borrowed does nothing).
+macro_rules! on {
+    ($w:ident, $app:ident, $global:ident, $setter:ident, |$s:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
+        let st = Rc::clone(&$app.state);
+        $w.global::<$global>().$setter(move |$($arg: $ty),*| {
+            let Ok(mut guard) = st.try_borrow_mut() else { return };
+            let $s: &mut AppState = &mut guard;
+            $body;
+        });
+    }};
+}
+
 impl TakhteApp {
     /// Builds the window and loads settings, statistics and saved games from `data_dir` (or the
     /// default folder). A store that cannot be opened leaves the app usable without saving.
@@ -176,6 +189,7 @@ impl TakhteApp {
         s.open_online();
         if s.settings.player_name.trim().is_empty() {
             s.pending_invite = Some(link.to_string());
+            s.ask_invitation(link);
             s.refresh_online();
         } else {
             s.online_join(link);
@@ -221,124 +235,194 @@ impl TakhteApp {
                 .unwrap_or_else(|_| key.to_string());
             s.into()
         });
-        // Each callback is set on the global of its screen.
-        macro_rules! on {
-            ($global:ident, $setter:ident, |$s:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
-                let st = Rc::clone(&self.state);
-                w.global::<$global>().$setter(move |$($arg: $ty),*| {
-                    let Ok(mut guard) = st.try_borrow_mut() else { return };
-                    let $s: &mut AppState = &mut guard;
-                    $body;
-                });
-            }};
-        }
-        on!(App, on_open, |s, screen: Screen| s.open(screen));
-        on!(App, on_back, |s| s.back());
-        on!(App, on_back_pressed, |s| {
+        self.connect_game();
+        self.connect_online();
+    }
+
+    /// The callbacks of the local screens: home, new game, the board, saved games, settings.
+    fn connect_game(&self) {
+        let w = &self.window;
+        on!(w, self, App, on_open, |s, screen: Screen| s.open(screen));
+        on!(w, self, App, on_back, |s| s.back());
+        on!(w, self, App, on_back_pressed, |s| {
             s.back_pressed();
         });
-        on!(App, on_exit_app, |s| {
+        on!(w, self, App, on_exit_app, |s| {
             s.save_now();
             let _ = slint::quit_event_loop();
         });
-        on!(HomeProps, on_choose_game, |s, kind: SharedString| s
-            .choose_game(kind_of(&kind)));
-        on!(HomeProps, on_continue_game, |s| s.continue_game());
-        on!(NewGameProps, on_start_game, |s| s.start_from_form());
-        on!(BoardProps, on_square_down, |s, col: i32, row: i32| s
-            .square_down(col, row));
-        on!(BoardProps, on_square_up, |s, col: i32, row: i32| s
-            .square_up(col, row));
-        on!(BoardProps, on_undo, |s| s.with_game(|c| c.undo()));
-        on!(BoardProps, on_redo, |s| s.with_game(|c| c.redo()));
-        on!(BoardProps, on_hint, |s| s.with_game(|c| c.hint()));
-        on!(BoardProps, on_flip, |s| s.with_game(|c| c.flip()));
-        on!(BoardProps, on_resign, |s| s.with_game(|c| c.resign()));
-        on!(BoardProps, on_offer_draw, |s| s
+        on!(
+            w,
+            self,
+            HomeProps,
+            on_choose_game,
+            |s, kind: SharedString| s.choose_game(kind_of(&kind))
+        );
+        on!(w, self, HomeProps, on_continue_game, |s| s.continue_game());
+        on!(w, self, NewGameProps, on_start_game, |s| s
+            .start_from_form());
+        on!(
+            w,
+            self,
+            BoardProps,
+            on_square_down,
+            |s, col: i32, row: i32| s.square_down(col, row)
+        );
+        on!(
+            w,
+            self,
+            BoardProps,
+            on_square_up,
+            |s, col: i32, row: i32| s.square_up(col, row)
+        );
+        on!(w, self, BoardProps, on_undo, |s| s.with_game(|c| c.undo()));
+        on!(w, self, BoardProps, on_redo, |s| s.with_game(|c| c.redo()));
+        on!(w, self, BoardProps, on_hint, |s| s.with_game(|c| c.hint()));
+        on!(w, self, BoardProps, on_flip, |s| s.with_game(|c| c.flip()));
+        on!(w, self, BoardProps, on_resign, |s| s
+            .with_game(|c| c.resign()));
+        on!(w, self, BoardProps, on_offer_draw, |s| s
             .with_game(|c| c.offer_draw()));
-        on!(BoardProps, on_accept_draw, |s| s
+        on!(w, self, BoardProps, on_accept_draw, |s| s
             .with_game(|c| c.accept_draw()));
-        on!(BoardProps, on_decline_draw, |s| s
+        on!(w, self, BoardProps, on_decline_draw, |s| s
             .with_game(|c| c.decline_draw()));
-        on!(BoardProps, on_roll, |s| {
+        on!(w, self, BoardProps, on_roll, |s| {
             s.board.die_rolls += 1;
             s.with_game(|c| c.roll())
         });
-        on!(BoardProps, on_sapper, |s| s.with_game(|c| c.sapper()));
-        on!(BoardProps, on_promote, |s, i: i32| {
+        on!(w, self, BoardProps, on_sapper, |s| s
+            .with_game(|c| c.sapper()));
+        on!(w, self, BoardProps, on_promote, |s, i: i32| {
             let kind =
                 [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight][i.clamp(0, 3) as usize];
             s.with_game(|c| c.choose_promotion(kind))
         });
-        on!(BoardProps, on_cancel_promotion, |s| s
+        on!(w, self, BoardProps, on_cancel_promotion, |s| s
             .with_game(|c| c.cancel_promotion()));
-        on!(BoardProps, on_rematch, |s| s.rematch());
-        on!(BoardProps, on_review, |s| {
+        on!(w, self, BoardProps, on_rematch, |s| s.rematch());
+        on!(w, self, BoardProps, on_review, |s| {
             s.result_closed = true;
             s.with_game(|c| {
                 let n = c.session().moves().len();
                 c.review_to(n)
             })
         });
-        on!(BoardProps, on_close_result, |s| {
+        on!(w, self, BoardProps, on_close_result, |s| {
             s.result_closed = true;
             s.refresh_game()
         });
-        on!(BoardProps, on_review_step, |s, d: i32| s
+        on!(w, self, BoardProps, on_review_step, |s, d: i32| s
             .with_game(|c| c.review_step(d)));
-        on!(SavedProps, on_resume, |s, id: SharedString| s.resume(&id));
-        on!(SavedProps, on_delete, |s, id: SharedString| s.delete(&id));
-        on!(SettingsProps, on_settings_changed, |s| s.settings_from_ui());
-        on!(RulesProps, on_rules_tab_changed, |s, i: i32| s
+        on!(w, self, SavedProps, on_resume, |s, id: SharedString| s
+            .resume(&id));
+        on!(w, self, SavedProps, on_delete, |s, id: SharedString| s
+            .delete(&id));
+        on!(w, self, SettingsProps, on_settings_changed, |s| s
+            .settings_from_ui());
+        on!(w, self, RulesProps, on_rules_tab_changed, |s, i: i32| s
             .refresh_rules(i));
-        on!(App, on_tick, |s| s.tick());
-        on!(App, on_net_tick, |s| s.net_tick_timer());
-        on!(OnlineProps, on_open_online, |s| s.open_online());
-        on!(OnlineProps, on_open_online_create, |s| s
+        on!(w, self, App, on_tick, |s| s.tick());
+        on!(w, self, ShareProps, on_share, |s| s.share());
+        on!(w, self, ShareProps, on_share_copied, |s| s.share_copied());
+        on!(w, self, ShareProps, on_share_save, |s| s.share_save());
+        on!(w, self, ShareProps, on_share_send, |s| s.share_send());
+        on!(w, self, ShareProps, on_open_import, |s| s.open_import());
+        on!(w, self, ShareProps, on_import_game, |s| s.import_game());
+    }
+
+    /// The callbacks of the online screens and the online parts of the board.
+    fn connect_online(&self) {
+        let w = &self.window;
+        on!(w, self, App, on_net_tick, |s| s.net_tick_timer());
+        on!(w, self, OnlineProps, on_open_online, |s| s.open_online());
+        on!(w, self, OnlineProps, on_open_online_create, |s| s
             .open_online_create());
-        on!(OnlineProps, on_open_lobby, |s| s.open_lobby());
-        on!(OnlineProps, on_online_create, |s| s.online_create());
-        on!(OnlineProps, on_online_cancel_create, |s| s
+        on!(w, self, OnlineProps, on_open_lobby, |s| s.open_lobby());
+        on!(w, self, OnlineProps, on_online_create, |s| s
+            .online_create());
+        on!(w, self, OnlineProps, on_online_cancel_create, |s| s
             .online_cancel_create());
-        on!(OnlineProps, on_online_join, |s, text: SharedString| s
-            .online_join(&text));
-        on!(OnlineProps, on_online_open, |s, code: SharedString| s
-            .online_open(&code));
-        on!(OnlineProps, on_online_cancel, |s| s.online_cancel());
-        on!(OnlineProps, on_set_server, |s, text: SharedString| s
-            .set_server(&text));
-        on!(OnlineProps, on_set_name, |s, text: SharedString| s
-            .set_name(&text));
-        on!(OnlineProps, on_join_invite, |s, text: SharedString| s
-            .join_invite(&text));
-        on!(OnlineBoardProps, on_claim_win, |s| s.claim_win());
-        on!(OnlineProps, on_open_live, |s| s.open_live());
-        on!(OnlineProps, on_online_watch, |s, text: SharedString| s
-            .online_watch(&text));
-        on!(OnlineBoardProps, on_abort_game, |s| s.abort_game());
-        on!(ShareProps, on_share, |s| s.share());
-        on!(ShareProps, on_share_copied, |s| s.share_copied());
-        on!(ShareProps, on_share_save, |s| s.share_save());
-        on!(ShareProps, on_share_send, |s| s.share_send());
-        on!(OnlineProps, on_invite_copied, |s| s.invite_copied());
-        on!(RatedProps, on_quick_seek, |s, i: i32| s
+        on!(
+            w,
+            self,
+            OnlineProps,
+            on_online_join,
+            |s, text: SharedString| s.online_join(&text)
+        );
+        on!(
+            w,
+            self,
+            OnlineProps,
+            on_online_open,
+            |s, code: SharedString| s.online_open(&code)
+        );
+        on!(w, self, OnlineProps, on_online_cancel, |s| s
+            .online_cancel());
+        on!(
+            w,
+            self,
+            OnlineProps,
+            on_set_server,
+            |s, text: SharedString| s.set_server(&text)
+        );
+        on!(
+            w,
+            self,
+            OnlineProps,
+            on_set_name,
+            |s, text: SharedString| s.set_name(&text)
+        );
+        on!(
+            w,
+            self,
+            OnlineProps,
+            on_join_invite,
+            |s, text: SharedString| s.join_invite(&text)
+        );
+        on!(w, self, OnlineBoardProps, on_claim_win, |s| s.claim_win());
+        on!(w, self, OnlineProps, on_open_live, |s| s.open_live());
+        on!(
+            w,
+            self,
+            OnlineProps,
+            on_online_watch,
+            |s, text: SharedString| s.online_watch(&text)
+        );
+        on!(w, self, OnlineBoardProps, on_abort_game, |s| s.abort_game());
+        on!(w, self, OnlineProps, on_invite_copied, |s| s
+            .invite_copied());
+        on!(w, self, RatedProps, on_quick_seek, |s, i: i32| s
             .quick_seek(usize::try_from(i).unwrap_or(usize::MAX)));
-        on!(RatedProps, on_custom_seek, |s| s.custom_seek());
-        on!(RatedProps, on_cancel_seek, |s| s.cancel_seek());
-        on!(RatedProps, on_open_player, |s, id: SharedString| s
-            .open_player(&id));
-        on!(RatedProps, on_open_opponent, |s| s.open_opponent());
-        on!(RatedProps, on_open_recent, |s, code: SharedString| s
-            .open_recent(&code));
-        on!(RatedProps, on_open_leaderboard, |s, tab: i32| s
+        on!(w, self, RatedProps, on_custom_seek, |s| s.custom_seek());
+        on!(w, self, RatedProps, on_cancel_seek, |s| s.cancel_seek());
+        on!(
+            w,
+            self,
+            RatedProps,
+            on_open_player,
+            |s, id: SharedString| s.open_player(&id)
+        );
+        on!(w, self, RatedProps, on_open_opponent, |s| s.open_opponent());
+        on!(
+            w,
+            self,
+            RatedProps,
+            on_open_recent,
+            |s, code: SharedString| s.open_recent(&code)
+        );
+        on!(w, self, RatedProps, on_open_leaderboard, |s, tab: i32| s
             .open_leaderboard(tab));
-        on!(RatedProps, on_rated_back, |s| s.rated_back());
-        on!(RatedProps, on_copy_recovery, |s| s.copy_recovery());
-        on!(RatedProps, on_use_recovery, |s, text: SharedString| s
-            .use_recovery(&text));
-        on!(OnlineProps, on_invite_send, |s| s.invite_send());
-        on!(ShareProps, on_open_import, |s| s.open_import());
-        on!(ShareProps, on_import_game, |s| s.import_game());
+        on!(w, self, RatedProps, on_rated_back, |s| s.rated_back());
+        on!(w, self, RatedProps, on_copy_recovery, |s| s.copy_recovery());
+        on!(
+            w,
+            self,
+            RatedProps,
+            on_use_recovery,
+            |s, text: SharedString| s.use_recovery(&text)
+        );
+        on!(w, self, OnlineProps, on_invite_send, |s| s.invite_send());
     }
 }
 

@@ -328,14 +328,16 @@ impl AppState {
         board_ui.set_reviewing(view.review);
         ui.global::<ShareProps>()
             .set_can_share(super::share::can_share(c));
-        // Moves as the move list numbers them (a move is both sides' turns), not plies.
+        // Each tap steps one side's turn: the label names that turn as the move list writes
+        // it ("2… Nc6") and counts turns, so what it says is what a tap does.
         let cursor = c.session().cursor();
-        let total = view.moves.last().map_or(0, |m| m.number);
+        let total = view.moves.len();
         let label = match cursor.checked_sub(1).and_then(|k| view.moves.get(k)) {
             Some(m) => self.i18n.tr_args(
                 "review-position",
                 &[
-                    ("n", self.i18n.number(m.number)),
+                    ("move", self.move_with_number(view, m)),
+                    ("n", self.i18n.number(cursor)),
                     ("total", self.i18n.number(total)),
                 ],
             ),
@@ -478,6 +480,15 @@ impl AppState {
         }
     }
 
+    /// A move with its number, as the move list writes it: "2. e4", "2… Nc6".
+    fn move_with_number(&self, view: &View, m: &crate::game::view::MoveEntry) -> String {
+        let letters = self.settings.move_letters
+            && matches!(view.kind, GameKind::Chess | GameKind::MineChess);
+        let text = if letters { &m.text } else { &m.figurine };
+        let dots = if m.side == Side::White { ". " } else { "… " };
+        format!("{}{dots}{text}", self.i18n.number(m.number))
+    }
+
     pub(crate) fn move_rows(&self, view: &View) -> Vec<MoveRow> {
         let mut rows: Vec<MoveRow> = Vec::new();
         let letters = self.settings.move_letters
@@ -529,6 +540,7 @@ fn refresh_buttons(board_ui: &BoardProps, view: &View) {
     board_ui.set_can_hint(b.hint);
     board_ui.set_can_resign(b.resign);
     board_ui.set_can_offer_draw(b.offer_draw);
+    board_ui.set_draw_offers(b.draw_offers);
     board_ui.set_offer_draw_later(b.offer_draw_later);
     board_ui.set_can_answer_draw(b.answer_draw);
     board_ui.set_can_roll(b.roll);

@@ -84,8 +84,32 @@ fn error_key(code: ErrorCode) -> &'static str {
     }
 }
 
+/// Why a connection to `server` was given up, as a sentence in the language of `i18n` (the
+/// online screens, and `takhte online-bot`'s refusals).
+pub fn fatal_text(i18n: &crate::i18n::I18n, fatal: &Fatal, server: &str) -> String {
+    let mut args = vec![("server", server.to_string())];
+    let key = match fatal {
+        Fatal::Tls(problem) => match problem {
+            TlsProblem::WrongName => "online-tls-wrong-name",
+            TlsProblem::Expired => "online-tls-expired",
+            TlsProblem::SelfSigned => "online-tls-self-signed",
+            TlsProblem::UnknownAuthority => "online-tls-unknown",
+            TlsProblem::NotTls => "online-tls-not-tls",
+            TlsProblem::NeedsTls => "online-tls-needs-tls",
+            TlsProblem::Io(reason) | TlsProblem::Other(reason) => {
+                args.push(("reason", reason.clone()));
+                "online-tls-other"
+            }
+        },
+        Fatal::Protocol { .. } => "online-error-protocol",
+        Fatal::BadAddress(_) => "online-error-address",
+        Fatal::Closed(_) => "online-error-closed",
+    };
+    i18n.tr_args(key, &args)
+}
+
 /// The translation key of an error of the online screens.
-pub(super) fn online_error_key(e: &OnlineError) -> &'static str {
+pub(crate) fn online_error_key(e: &OnlineError) -> &'static str {
     match e {
         OnlineError::NoServer => "online-no-server",
         OnlineError::Address => "online-error-address",
@@ -102,17 +126,24 @@ pub(super) fn online_error_key(e: &OnlineError) -> &'static str {
 
 impl AppState {
     /// The server address: the setting, else `TAKHTE_SERVER` (in the browser: the server the
-    /// page came from), else none.
+    /// page came from), else the server the build names (`TAKHTE_DEFAULT_SERVER` when it was
+    /// built), else none.
     pub fn online_address(&self) -> String {
+        let default = || {
+            option_env!("TAKHTE_DEFAULT_SERVER")
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        };
         match self.settings.server.as_deref().map(str::trim) {
             Some(a) if !a.is_empty() => a.to_string(),
             #[cfg(target_arch = "wasm32")]
-            _ => crate::web::page_server().unwrap_or_default(),
+            _ => crate::web::page_server().unwrap_or_else(default),
             #[cfg(not(target_arch = "wasm32"))]
-            _ => std::env::var(crate::net::SERVER_ENV)
-                .unwrap_or_default()
-                .trim()
-                .to_string(),
+            _ => match std::env::var(crate::net::SERVER_ENV) {
+                Ok(a) if !a.trim().is_empty() => a.trim().to_string(),
+                _ => default(),
+            },
         }
     }
 
@@ -464,6 +495,41 @@ impl AppState {
         self.refresh_online();
     }
 
+    /// Asks the server what the invite of `link` opens (shown on the card that asks the
+    /// player's name first).
+    pub fn ask_invitation(&mut self, link: &str) {
+        self.follow_link_server(link);
+        self.ensure_client();
+        self.online.ask_invitation(link);
+    }
+
+    /// The invite card's lines: who invites, and the game, its clock and the player's side
+    /// (until the server has said: a plain line).
+    fn invite_card(&self) -> (String, String) {
+        let Some(inv) = self.online.invitation() else {
+            return (self.tr("online-invited"), String::new());
+        };
+        let g = &inv.game;
+        let title = self.i18n.tr_args(
+            "online-invited-by",
+            &[("name", self.player_name(Some(&g.creator)))],
+        );
+        let key = if inv.rated {
+            "online-invited-details-rated"
+        } else {
+            "online-invited-details"
+        };
+        let details = self.i18n.tr_args(
+            key,
+            &[
+                ("game", self.tr(&format!("game-{}", g.kind.name()))),
+                ("clock", self.clock_in_line(g.clock)),
+                ("side", self.tr(side_key(g.free_seat))),
+            ],
+        );
+        (title, details)
+    }
+
     /// The name given for an invite waiting for it, then the invite's game joined.
     pub fn join_invite(&mut self, name: &str) {
         if crate::net::token::clean_name(name).is_empty() {
@@ -519,22 +585,7 @@ impl AppState {
                 (0, self.i18n.tr_args("online-connected", &server()))
             }
             ConnState::Connected => (0, self.i18n.tr_args("online-connected-plain", &server())),
-            ConnState::Failed(Fatal::Tls(problem)) => {
-                let mut args = server();
-                let key = match problem {
-                    TlsProblem::WrongName => "online-tls-wrong-name",
-                    TlsProblem::Expired => "online-tls-expired",
-                    TlsProblem::SelfSigned => "online-tls-self-signed",
-                    TlsProblem::UnknownAuthority => "online-tls-unknown",
-                    TlsProblem::NotTls => "online-tls-not-tls",
-                    TlsProblem::NeedsTls => "online-tls-needs-tls",
-                    TlsProblem::Io(reason) | TlsProblem::Other(reason) => {
-                        args.push(("reason", reason.clone()));
-                        "online-tls-other"
-                    }
-                };
-                (2, self.i18n.tr_args(key, &args))
-            }
+            ConnState::Failed(fatal) => (2, fatal_text(&self.i18n, fatal, self.online.address())),
             ConnState::Connecting => (1, self.tr("online-connecting")),
             ConnState::Reconnecting { attempt, .. } if attempt >= &3 => (
                 2,
@@ -544,9 +595,6 @@ impl AppState {
                 ),
             ),
             ConnState::Reconnecting { .. } => (1, self.tr("online-reconnecting")),
-            ConnState::Failed(Fatal::Protocol { .. }) => (2, self.tr("online-error-protocol")),
-            ConnState::Failed(Fatal::BadAddress(_)) => (2, self.tr("online-error-address")),
-            ConnState::Failed(Fatal::Closed(_)) => (2, self.tr("online-error-closed")),
         }
     }
 
@@ -619,6 +667,9 @@ impl AppState {
         online_ui.set_online_conn_word(word.into());
         online_ui.set_online_name(self.settings.player_name.clone().into());
         online_ui.set_invite_code(self.pending_invite.clone().unwrap_or_default().into());
+        let (title, details) = self.invite_card();
+        online_ui.set_invite_title(title.into());
+        online_ui.set_invite_details(details.into());
         // A create waiting: for the server's answer, or for the server itself.
         let creating = self.online.creating();
         online_ui.set_creating(creating);
@@ -802,9 +853,14 @@ impl AppState {
         let name = self.player_name(m.seats[opp.index()].name.as_deref());
         let live = m.started() && !m.is_over();
         let away = m.away_ms(opp, now);
-        let gone = live && !m.seats[opp.index()].online;
+        let here = m.seats[opp.index()].online;
+        let gone = live && !here;
         let line = if !m.started() {
             self.tr("online-waiting-opponent")
+        } else if !live && !here {
+            // The game is over (a claimed win, or they left after it): they are not here.
+            self.i18n
+                .tr_args("online-opponent-left", &[("name", name.clone())])
         } else if gone {
             self.i18n.tr_args(
                 "online-opponent-gone",

@@ -418,9 +418,10 @@ impl AppState {
             .online
             .current_mirror()
             .and_then(|m| Some((m.you, m.end.clone()?)))
-            .map(|(you, end)| self.rating_line(you, &end))
+            .map(|(you, end)| (self.rating_line(you, &end), rating_trend(you, &end)))
             .unwrap_or_default();
-        r.set_rating_line(line.into());
+        r.set_rating_line(line.0.into());
+        r.set_rating_trend(line.1);
     }
 
     /// The rating line of an end (empty for an unrated game).
@@ -462,5 +463,17 @@ impl AppState {
                 &[("white", change(changes[0])), ("black", change(changes[1]))],
             ),
         }
+    }
+}
+
+/// Which way the player's rating went in `end`: 1 up, -1 down, 0 neither (unchanged, unrated,
+/// or watched by a spectator, who has no rating at stake). A loss is never drawn as good news.
+pub(crate) fn rating_trend(you: Option<Side>, end: &EndState) -> i32 {
+    match (you, end.ratings, &end.unrated) {
+        (Some(side), Some(changes), None) => {
+            let c = changes[side.index()];
+            (c.after - c.before).signum()
+        }
+        _ => 0,
     }
 }

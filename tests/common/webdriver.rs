@@ -215,6 +215,22 @@ impl Session<'_> {
         }
     }
 
+    /// Slows the browser's network to `kbit_s` kilobits a second each way with `latency_ms`
+    /// of latency (chromedriver's network conditions), or takes it down (`offline`).
+    pub fn network(&self, offline: bool, latency_ms: u64, kbit_s: u64) {
+        let bytes = kbit_s * 1000 / 8;
+        self.call(
+            "POST",
+            "/chromium/network_conditions",
+            Some(json!({"network_conditions": {
+                "offline": offline,
+                "latency": latency_ms,
+                "download_throughput": bytes,
+                "upload_throughput": bytes,
+            }})),
+        );
+    }
+
     /// Runs `script` in the page (its `return` value back as JSON).
     pub fn js(&self, script: &str) -> Value {
         self.call(
