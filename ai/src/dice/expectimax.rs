@@ -371,27 +371,7 @@ pub fn decide(
     cancel: &std::sync::atomic::AtomicBool,
     repeats: &dyn Fn(DMove) -> bool,
 ) -> Option<Decision> {
-    let mut options: Vec<Choice> = Vec::new();
-    match rolled {
-        None => {
-            let mut kings = Vec::new();
-            b.king_moves(&mut kings);
-            order(b, &mut kings, 0);
-            options.extend(kings.into_iter().map(Choice::King));
-            if b.can_roll() {
-                options.push(Choice::Roll);
-            }
-        }
-        Some(face) => {
-            let mut moves = Vec::new();
-            b.pawn_moves(face, &mut moves);
-            order(b, &mut moves, 0);
-            options.extend(moves.into_iter().map(Choice::Pawn));
-            if options.is_empty() {
-                options.push(Choice::Pass);
-            }
-        }
-    }
+    let options = root_choices(b, rolled);
     if options.is_empty() || b.only_kings() {
         return None;
     }
@@ -430,35 +410,7 @@ pub fn decide(
         if depth > 1 && !x.budget.may_deepen() {
             break;
         }
-        let mut alpha = -INF;
-        let mut iter_best: Option<(Choice, i32)> = None;
-        let mut complete = true;
-        for i in 0..scored.len() {
-            let a = if exact_all { -INF } else { alpha };
-            let c = scored[i].0;
-            let v = match c {
-                Choice::King(m) if cyclic.contains(&m.pack()) => {
-                    // Searched in full: its value is only capped, not replaced.
-                    (-x.turn(&b.play(m), depth - 1, -INF, INF, 1)).min(-CONTEMPT)
-                }
-                Choice::King(m) | Choice::Pawn(m) => -x.turn(&b.play(m), depth - 1, -INF, -a, 1),
-                Choice::Roll => {
-                    let mut pm = PlyMoves::default();
-                    let (v, _) = x.roll(b, &mut pm, depth, a, INF, 0);
-                    v
-                }
-                Choice::Pass => -x.turn(&b.pass(), depth - 1, -INF, INF, 1),
-            };
-            if x.budget.stopped() {
-                complete = false;
-                break;
-            }
-            scored[i].1 = v;
-            if iter_best.is_none_or(|(_, s)| v > s) {
-                iter_best = Some((c, v));
-                alpha = alpha.max(v);
-            }
-        }
+        let (iter_best, complete) = x.root_iteration(b, &mut scored, &cyclic, depth, exact_all);
         if !complete {
             // An iteration cut short still counts when it searched the previous best move
             // (always searched first) in full: any move that beat it is exact and better. With
@@ -504,4 +456,74 @@ pub fn decide(
         depth,
         nodes,
     })
+}
+
+/// What may be chosen at the root: before the roll the king moves and rolling, after it that
+/// face's pawn moves (or passing when there is none), in a first order.
+fn root_choices(b: &DiceBoard, rolled: Option<u8>) -> Vec<Choice> {
+    let mut options: Vec<Choice> = Vec::new();
+    match rolled {
+        None => {
+            let mut kings = Vec::new();
+            b.king_moves(&mut kings);
+            order(b, &mut kings, 0);
+            options.extend(kings.into_iter().map(Choice::King));
+            if b.can_roll() {
+                options.push(Choice::Roll);
+            }
+        }
+        Some(face) => {
+            let mut moves = Vec::new();
+            b.pawn_moves(face, &mut moves);
+            order(b, &mut moves, 0);
+            options.extend(moves.into_iter().map(Choice::Pawn));
+            if options.is_empty() {
+                options.push(Choice::Pass);
+            }
+        }
+    }
+    options
+}
+
+impl Expectimax<'_> {
+    /// One iteration over the root's choices at `depth` turns: their scores in `scored`, the
+    /// best one, and whether every choice was searched before the budget ran out. King moves
+    /// back to a position seen before (`cyclic`) are worth a draw at most.
+    fn root_iteration(
+        &mut self,
+        b: &DiceBoard,
+        scored: &mut [(Choice, i32)],
+        cyclic: &[u32],
+        depth: i32,
+        exact_all: bool,
+    ) -> (Option<(Choice, i32)>, bool) {
+        let mut alpha = -INF;
+        let mut iter_best: Option<(Choice, i32)> = None;
+        for i in 0..scored.len() {
+            let a = if exact_all { -INF } else { alpha };
+            let c = scored[i].0;
+            let v = match c {
+                Choice::King(m) if cyclic.contains(&m.pack()) => {
+                    // Searched in full: its value is only capped, not replaced.
+                    (-self.turn(&b.play(m), depth - 1, -INF, INF, 1)).min(-CONTEMPT)
+                }
+                Choice::King(m) | Choice::Pawn(m) => -self.turn(&b.play(m), depth - 1, -INF, -a, 1),
+                Choice::Roll => {
+                    let mut pm = PlyMoves::default();
+                    let (v, _) = self.roll(b, &mut pm, depth, a, INF, 0);
+                    v
+                }
+                Choice::Pass => -self.turn(&b.pass(), depth - 1, -INF, INF, 1),
+            };
+            if self.budget.stopped() {
+                return (iter_best, false);
+            }
+            scored[i].1 = v;
+            if iter_best.is_none_or(|(_, s)| v > s) {
+                iter_best = Some((c, v));
+                alpha = alpha.max(v);
+            }
+        }
+        (iter_best, true)
+    }
 }

@@ -143,37 +143,7 @@ pub fn search<G: SearchGame>(
         if depth > 1 && !s.budget.may_deepen() {
             break;
         }
-        let mut alpha = -INF;
-        let beta = INF;
-        let mut best: Option<(G::Mv, i32)> = None;
-        let mut done = 0;
-        for i in 0..scored.len() {
-            let mv = scored[i].0;
-            let v = if exact_all || i == 0 {
-                s.search_move(root, mv, depth - 1, -INF, beta, 0, false)
-            } else {
-                let mut v = s.search_move(root, mv, depth - 1, alpha, alpha + 1, 0, false);
-                if v > alpha && !s.budget.stopped() {
-                    v = s.search_move(root, mv, depth - 1, alpha, beta, 0, false);
-                }
-                v
-            };
-            if s.budget.stopped() {
-                break;
-            }
-            done += 1;
-            scored[i].1 = if exact_all || i == 0 || v > alpha {
-                v
-            } else {
-                alpha - 1
-            };
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((mv, v));
-                if v > alpha {
-                    alpha = v;
-                }
-            }
-        }
+        let (best, done) = root_iteration(&mut s, root, &mut scored, depth, exact_all);
         let complete = done == scored.len();
         if let Some((mv, v)) = best {
             if complete || (!exact_all && done > 0) {
@@ -220,26 +190,83 @@ pub fn search<G: SearchGame>(
         },
     };
     if limits.noise > 0 && !finished.is_empty() {
-        let mut rng = ChaCha8Rng::seed_from_u64(limits.seed ^ game.key(root));
-        let mut pick = (found.best, found.score, i64::MIN);
-        for &(mv, v) in &finished {
-            let bonus = rng.gen_range(0..=limits.noise);
-            // Noise never turns a forced loss into a choice, nor throws away a forced win.
-            let noisy = if is_mate(v) {
-                v as i64 * 4
-            } else {
-                (v + bonus) as i64
-            };
-            if noisy > pick.2 {
-                pick = (mv, v, noisy);
-            }
-        }
-        if pick.0 != found.best {
-            found.best = pick.0;
-            found.score = pick.1;
-            found.pv = vec![pick.0];
+        let seed = limits.seed ^ game.key(root);
+        let (mv, v) = noisy_choice(&finished, (found.best, found.score), limits.noise, seed);
+        if mv != found.best {
+            found.best = mv;
+            found.score = v;
+            found.pv = vec![mv];
         }
     }
     found.nodes = s.budget.nodes();
     Some(found)
+}
+
+/// One iteration over the root moves at `depth` (the first with a full window, the others
+/// with a null window unless every score must be exact): their scores in `scored`, the best
+/// one, and how many were searched before the budget ran out.
+fn root_iteration<G: SearchGame>(
+    s: &mut Searcher<'_, G>,
+    root: &G::Pos,
+    scored: &mut [(G::Mv, i32)],
+    depth: i32,
+    exact_all: bool,
+) -> (Option<(G::Mv, i32)>, usize) {
+    let mut alpha = -INF;
+    let beta = INF;
+    let mut best: Option<(G::Mv, i32)> = None;
+    let mut done = 0;
+    for i in 0..scored.len() {
+        let mv = scored[i].0;
+        let v = if exact_all || i == 0 {
+            s.search_move(root, mv, depth - 1, -INF, beta, 0, false)
+        } else {
+            let mut v = s.search_move(root, mv, depth - 1, alpha, alpha + 1, 0, false);
+            if v > alpha && !s.budget.stopped() {
+                v = s.search_move(root, mv, depth - 1, alpha, beta, 0, false);
+            }
+            v
+        };
+        if s.budget.stopped() {
+            break;
+        }
+        done += 1;
+        scored[i].1 = if exact_all || i == 0 || v > alpha {
+            v
+        } else {
+            alpha - 1
+        };
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((mv, v));
+            if v > alpha {
+                alpha = v;
+            }
+        }
+    }
+    (best, done)
+}
+
+/// The lower levels' choice among the root moves of the last whole iteration: each score with
+/// a random bonus up to `noise` (seeded), the best of those. Noise never turns a forced loss
+/// into a choice, nor throws away a forced win.
+fn noisy_choice<M: Copy>(
+    finished: &[(M, i32)],
+    found: (M, i32),
+    noise: i32,
+    seed: u64,
+) -> (M, i32) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pick = (found.0, found.1, i64::MIN);
+    for &(mv, v) in finished {
+        let bonus = rng.gen_range(0..=noise);
+        let noisy = if is_mate(v) {
+            v as i64 * 4
+        } else {
+            (v + bonus) as i64
+        };
+        if noisy > pick.2 {
+            pick = (mv, v, noisy);
+        }
+    }
+    (pick.0, pick.1)
 }

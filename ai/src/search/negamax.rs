@@ -40,6 +40,21 @@ fn div_floor(a: i64, b: i64) -> i64 {
     }
 }
 
+/// What the move loop of a node needs from its start ([`Searcher::enter`]).
+pub(super) struct Node {
+    key: u64,
+    /// The depth, one more in check.
+    depth: i32,
+    /// The window after mate-distance pruning.
+    alpha: i32,
+    beta: i32,
+    in_check: bool,
+    pv_node: bool,
+    tt_move: u32,
+    /// The evaluation (minus infinity in check).
+    static_eval: i32,
+}
+
 pub(super) struct Searcher<'a, G: SearchGame> {
     pub(super) game: &'a G,
     pub(super) tt: &'a mut Tt,
@@ -180,39 +195,40 @@ impl<G: SearchGame> Searcher<'_, G> {
         order.swap(i, best);
     }
 
-    fn negamax(
+    /// The start of a node: the budget, the rules' verdicts, repetitions, mate-distance
+    /// pruning, the table, and the pruning before any move (reverse futility, null move).
+    /// Either the node's score, or what its move loop needs.
+    fn enter(
         &mut self,
         pos: &G::Pos,
-        mut depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
         ply: i32,
         allow_null: bool,
-    ) -> i32 {
+    ) -> Result<Node, i32> {
         if self.budget.tick() {
-            return 0;
+            return Err(0);
         }
         let key = self.game.key(pos);
         self.set_key(ply, key);
         if let Some(s) = self.game.decided(pos, ply) {
-            return s;
+            return Err(s);
         }
         if ply > 0 && self.repeated(pos, ply) {
-            return 0;
+            return Err(0);
         }
         if ply as usize >= MAX_PLY - 8 {
-            return self.game.evaluate(pos);
+            return Err(self.game.evaluate(pos));
         }
         // Mate-distance pruning.
-        alpha = alpha.max(-MATE + ply);
-        beta = beta.min(MATE - ply - 1);
+        let alpha = alpha.max(-MATE + ply);
+        let beta = beta.min(MATE - ply - 1);
         if alpha >= beta {
-            return alpha;
+            return Err(alpha);
         }
         let in_check = self.game.in_check(pos);
-        if in_check {
-            depth += 1;
-        }
+        let depth = if in_check { depth + 1 } else { depth };
         let pv_node = beta - alpha > 1;
         let mut tt_move = 0;
         if let Some(hit) = self.tt.probe(key) {
@@ -220,7 +236,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             if !pv_node && hit.depth >= depth {
                 let s = from_tt(hit.score, ply);
                 if hit.bound.settles(s, alpha, beta) {
-                    return s;
+                    return Err(s);
                 }
             }
         }
@@ -232,7 +248,7 @@ impl<G: SearchGame> Searcher<'_, G> {
         if !pv_node && !in_check && !is_mate(beta) {
             // Reverse futility: far above beta at a shallow depth.
             if depth <= 3 && static_eval - 100 * depth >= beta {
-                return static_eval;
+                return Err(static_eval);
             }
             // Null move.
             if allow_null && depth >= 3 && static_eval >= beta {
@@ -240,24 +256,71 @@ impl<G: SearchGame> Searcher<'_, G> {
                     let r = 2 + depth / 4;
                     let v = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                     if self.budget.stopped() {
-                        return 0;
+                        return Err(0);
                     }
                     if v >= beta {
-                        return if is_mate(v) { beta } else { v };
+                        return Err(if is_mate(v) { beta } else { v });
                     }
                 }
             }
         }
+        Ok(Node {
+            key,
+            depth,
+            alpha,
+            beta,
+            in_check,
+            pv_node,
+            tt_move,
+            static_eval,
+        })
+    }
 
+    /// How many plies less a late quiet move is searched at first.
+    fn reduction(n: &Node, searched: i32, quiet: bool) -> i32 {
+        if n.depth < 3 || !quiet || n.in_check || searched < 3 {
+            return 0;
+        }
+        let mut r = 1 + (searched >= 8) as i32 + (n.depth >= 7) as i32;
+        if n.pv_node {
+            r -= 1;
+        }
+        r.min(n.depth - 2).max(0)
+    }
+
+    /// A quiet move that refuted the node: a killer of its ply, and its history grows.
+    fn remember_cutoff(&mut self, mv: G::Mv, packed: u32, depth: i32, ply: i32) {
+        let k = &mut self.killers[ply as usize];
+        if k[0] != packed {
+            k[1] = k[0];
+            k[0] = packed;
+        }
+        let h = &mut self.history[self.game.history_index(mv)];
+        *h = (*h + depth * depth).min(1_000_000);
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &G::Pos,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+        allow_null: bool,
+    ) -> i32 {
+        let n = match self.enter(pos, depth, alpha, beta, ply, allow_null) {
+            Ok(n) => n,
+            Err(score) => return score,
+        };
+        let (depth, mut alpha, beta) = (n.depth, n.alpha, n.beta);
         let (mut moves, mut order) = self.take_buffers(ply);
         self.game.generate(pos, &mut moves);
         if moves.is_empty() {
             self.give_buffers(ply, moves, order);
             return self.game.no_moves(pos, ply);
         }
-        self.score_moves(pos, &moves, &mut order, tt_move, ply);
+        self.score_moves(pos, &moves, &mut order, n.tt_move, ply);
 
-        let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = 0u32;
         let mut searched = 0;
@@ -266,13 +329,13 @@ impl<G: SearchGame> Searcher<'_, G> {
             let mv = moves[i];
             let quiet = self.game.is_quiet(pos, mv);
             // Futility pruning of quiet moves near the leaves.
-            if !pv_node
-                && !in_check
+            if !n.pv_node
+                && !n.in_check
                 && quiet
                 && searched > 0
                 && depth <= 2
                 && !is_mate(alpha)
-                && static_eval + 120 * depth + 60 <= alpha
+                && n.static_eval + 120 * depth + 60 <= alpha
             {
                 continue;
             }
@@ -280,15 +343,8 @@ impl<G: SearchGame> Searcher<'_, G> {
             if searched == 0 {
                 v = self.search_move(pos, mv, depth - 1, alpha, beta, ply, false);
             } else {
-                // Late-move reduction for quiet moves.
-                let mut r = 0;
-                if depth >= 3 && quiet && !in_check && searched >= 3 {
-                    r = 1 + (searched >= 8) as i32 + (depth >= 7) as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    r = r.min(depth - 2).max(0);
-                }
+                // Late-move reduction for quiet moves, then a null window, then the full one.
+                let r = Self::reduction(&n, searched, quiet);
                 v = self.search_move(pos, mv, depth - 1 - r, alpha, alpha + 1, ply, false);
                 if v > alpha && r > 0 {
                     v = self.search_move(pos, mv, depth - 1, alpha, alpha + 1, ply, false);
@@ -309,13 +365,7 @@ impl<G: SearchGame> Searcher<'_, G> {
                     alpha = v;
                     if v >= beta {
                         if quiet {
-                            let k = &mut self.killers[ply as usize];
-                            if k[0] != best_move {
-                                k[1] = k[0];
-                                k[0] = best_move;
-                            }
-                            let h = &mut self.history[self.game.history_index(mv)];
-                            *h = (*h + depth * depth).min(1_000_000);
+                            self.remember_cutoff(mv, best_move, depth, ply);
                         }
                         break;
                     }
@@ -325,11 +375,11 @@ impl<G: SearchGame> Searcher<'_, G> {
         self.give_buffers(ply, moves, order);
         if searched == 0 {
             // Every move was pruned: the static evaluation stands for this node.
-            return static_eval;
+            return n.static_eval;
         }
-        let bound = Bound::of(best, original_alpha, beta);
+        let bound = Bound::of(best, n.alpha, beta);
         self.tt
-            .store(key, best_move, to_tt(best, ply), depth, bound);
+            .store(n.key, best_move, to_tt(best, ply), depth, bound);
         best
     }
 

@@ -176,6 +176,25 @@ impl Default for MoveList {
     }
 }
 
+/// Where the side to move's pieces may go: within a check's line (or anywhere without one),
+/// and a pinned piece only along its pin.
+struct Limits {
+    king: usize,
+    check_mask: Bitboard,
+    pinned: Bitboard,
+}
+
+impl Limits {
+    /// The squares the piece on `from` may move to.
+    fn allowed(&self, from: usize) -> Bitboard {
+        if self.pinned & bit(from) != 0 {
+            self.check_mask & LINE[self.king][from]
+        } else {
+            self.check_mask
+        }
+    }
+}
+
 /// A chess position on an 8×8 or 8×10 board: pieces, side to move, castling rights, en-passant
 /// square and move counters. Copying it is cheap; playing a move changes it in place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -454,10 +473,8 @@ impl Board {
     pub fn generate(&self, list: &mut MoveList) {
         let us = self.side;
         let them = us.opponent();
-        let mask = self.mask();
         let own = self.sides[us.index()];
-        let enemy = self.sides[them.index()];
-        let occ = own | enemy;
+        let occ = own | self.sides[them.index()];
         let Some(ksq) = self.king_square(us) else {
             return;
         };
@@ -465,7 +482,7 @@ impl Board {
 
         // King steps: the destination must be safe with the king itself lifted off the board.
         let occ_without_king = occ ^ bit(k);
-        for to in squares(KING[k] & !own & mask) {
+        for to in squares(KING[k] & !own & self.mask()) {
             if self.attackers(to, them, occ_without_king) == 0 {
                 list.push(Move {
                     from: ksq,
@@ -483,10 +500,27 @@ impl Board {
             let c = checkers.trailing_zeros() as usize;
             BETWEEN[k][c] | checkers
         } else {
-            mask
+            self.mask()
         };
+        let limits = Limits {
+            king: k,
+            check_mask,
+            pinned: self.pinned(k),
+        };
+        self.generate_pieces(list, &limits);
+        self.generate_pawns(list, &limits);
+        if checkers == 0 {
+            self.generate_castling(list, ksq);
+        }
+    }
 
-        // Pinned pieces: an own piece alone between the king and an enemy slider.
+    /// The side to move's pieces pinned to its king on `k`: each alone between the king and
+    /// an enemy slider.
+    fn pinned(&self, k: usize) -> Bitboard {
+        let us = self.side;
+        let own = self.sides[us.index()];
+        let enemy = self.sides[us.opponent().index()];
+        let occ = own | enemy;
         let rq = (self.kinds[Kind::Rook as usize] | self.kinds[Kind::Queen as usize]) & enemy;
         let bq = (self.kinds[Kind::Bishop as usize] | self.kinds[Kind::Queen as usize]) & enemy;
         let snipers = (rook_rays(k) & rq) | (bishop_rays(k) & bq);
@@ -497,53 +531,49 @@ impl Board {
                 pinned |= between;
             }
         }
-        let allowed = |from: usize| -> Bitboard {
-            if pinned & bit(from) != 0 {
-                check_mask & LINE[k][from]
-            } else {
-                check_mask
+        pinned
+    }
+
+    /// The knights' and sliders' moves within the limits of a check and of pins.
+    fn generate_pieces(&self, list: &mut MoveList, limits: &Limits) {
+        let us = self.side;
+        let own = self.sides[us.index()];
+        let occ = own | self.sides[us.opponent().index()];
+        let mut push = |from: usize, targets: Bitboard| {
+            for to in squares(targets) {
+                list.push(Move {
+                    from: Square(from as u8),
+                    to: Square(to as u8),
+                    promotion: None,
+                });
             }
         };
-
         // Knights (a pinned knight can never move).
-        for from in squares(self.pieces(us, Kind::Knight) & !pinned) {
-            for to in squares(KNIGHT[from] & !own & check_mask) {
-                list.push(Move {
-                    from: Square(from as u8),
-                    to: Square(to as u8),
-                    promotion: None,
-                });
-            }
+        for from in squares(self.pieces(us, Kind::Knight) & !limits.pinned) {
+            push(from, KNIGHT[from] & !own & limits.check_mask);
         }
-        // Sliders.
-        for from in
-            squares((self.kinds[Kind::Bishop as usize] | self.kinds[Kind::Queen as usize]) & own)
-        {
-            for to in squares(bishop_attacks(from, occ) & !own & allowed(from)) {
-                list.push(Move {
-                    from: Square(from as u8),
-                    to: Square(to as u8),
-                    promotion: None,
-                });
-            }
+        let queens = self.kinds[Kind::Queen as usize];
+        for from in squares((self.kinds[Kind::Bishop as usize] | queens) & own) {
+            push(
+                from,
+                bishop_attacks(from, occ) & !own & limits.allowed(from),
+            );
         }
-        for from in
-            squares((self.kinds[Kind::Rook as usize] | self.kinds[Kind::Queen as usize]) & own)
-        {
-            for to in squares(rook_attacks(from, occ) & !own & allowed(from)) {
-                list.push(Move {
-                    from: Square(from as u8),
-                    to: Square(to as u8),
-                    promotion: None,
-                });
-            }
+        for from in squares((self.kinds[Kind::Rook as usize] | queens) & own) {
+            push(from, rook_attacks(from, occ) & !own & limits.allowed(from));
         }
+    }
 
-        // Pawns.
+    /// The pawns' moves: steps, double steps, captures, promotions and en passant.
+    fn generate_pawns(&self, list: &mut MoveList, limits: &Limits) {
+        let us = self.side;
+        let enemy = self.sides[us.opponent().index()];
+        let occ = self.sides[us.index()] | enemy;
+        let mask = self.mask();
         let forward: i32 = if us == Side::White { 8 } else { -8 };
         let start_rank = if us == Side::White { 1 } else { self.ranks - 2 };
         for from in squares(self.pieces(us, Kind::Pawn)) {
-            let ok = allowed(from);
+            let ok = limits.allowed(from);
             let one = from as i32 + forward;
             if (0..(8 * self.ranks as i32)).contains(&one) && occ & bit(one as usize) == 0 {
                 let one = one as usize;
@@ -578,42 +608,39 @@ impl Board {
                 }
             }
         }
+    }
 
-        // Castling.
-        if checkers == 0 {
-            let r = if us == Side::White { 0 } else { self.ranks - 1 };
-            let (kside, qside) = if us == Side::White {
-                (castle::WHITE_KING, castle::WHITE_QUEEN)
-            } else {
-                (castle::BLACK_KING, castle::BLACK_QUEEN)
-            };
-            let sq = |f: u8| Square::new(f, r).index();
-            if k == sq(4) {
-                if self.castling & kside != 0
-                    && self.pieces(us, Kind::Rook) & bit(sq(7)) != 0
-                    && occ & (bit(sq(5)) | bit(sq(6))) == 0
-                    && self.attackers(sq(5), them, occ) == 0
-                    && self.attackers(sq(6), them, occ) == 0
-                {
-                    list.push(Move {
-                        from: ksq,
-                        to: Square(sq(6) as u8),
-                        promotion: None,
-                    });
-                }
-                if self.castling & qside != 0
-                    && self.pieces(us, Kind::Rook) & bit(sq(0)) != 0
-                    && occ & (bit(sq(1)) | bit(sq(2)) | bit(sq(3))) == 0
-                    && self.attackers(sq(3), them, occ) == 0
-                    && self.attackers(sq(2), them, occ) == 0
-                {
-                    list.push(Move {
-                        from: ksq,
-                        to: Square(sq(2) as u8),
-                        promotion: None,
-                    });
-                }
-            }
+    /// Castling, for a king not in check on its home square.
+    fn generate_castling(&self, list: &mut MoveList, ksq: Square) {
+        let us = self.side;
+        let them = us.opponent();
+        let occ = self.occupied();
+        let r = if us == Side::White { 0 } else { self.ranks - 1 };
+        let (kside, qside) = if us == Side::White {
+            (castle::WHITE_KING, castle::WHITE_QUEEN)
+        } else {
+            (castle::BLACK_KING, castle::BLACK_QUEEN)
+        };
+        let sq = |f: u8| Square::new(f, r).index();
+        if ksq.index() != sq(4) {
+            return;
+        }
+        let free = |files: &[u8]| files.iter().all(|f| occ & bit(sq(*f)) == 0);
+        let safe = |files: &[u8]| files.iter().all(|f| self.attackers(sq(*f), them, occ) == 0);
+        let rook_on = |f: u8| self.pieces(us, Kind::Rook) & bit(sq(f)) != 0;
+        if self.castling & kside != 0 && rook_on(7) && free(&[5, 6]) && safe(&[5, 6]) {
+            list.push(Move {
+                from: ksq,
+                to: Square(sq(6) as u8),
+                promotion: None,
+            });
+        }
+        if self.castling & qside != 0 && rook_on(0) && free(&[1, 2, 3]) && safe(&[3, 2]) {
+            list.push(Move {
+                from: ksq,
+                to: Square(sq(2) as u8),
+                promotion: None,
+            });
         }
     }
 
