@@ -93,7 +93,7 @@ fn the_app_watches_a_bot_game_and_suggests_a_move_by_taps() {
     app.state.borrow_mut().set_language(takhte::i18n::Lang::En);
     app.window
         .window()
-        .set_size(slint::LogicalSize::new(400.0, 820.0));
+        .set_size(slint::LogicalSize::new(400.0, 1100.0));
     app.window.show().unwrap();
 
     // The live games list shows the game; watch it.
