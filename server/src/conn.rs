@@ -84,11 +84,14 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
                 },
                 _ = ping.tick() => Message::Ping(Default::default()),
             };
-            if sink.send(frame).await.is_err() {
-                return;
+            // A socket that takes nothing for this long is given up (and closed when the sink
+            // is dropped): a client that stopped reading holds no task and no socket.
+            match tokio::time::timeout(WRITE_WITHIN, sink.send(frame)).await {
+                Ok(Ok(())) => {}
+                _ => return,
             }
         }
-        let _ = sink.close().await;
+        let _ = tokio::time::timeout(WRITE_WITHIN, sink.close()).await;
     });
     if !admit(&hub, &conn, ip) {
         drop(conn);
@@ -123,7 +126,12 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
     hub.disconnect_ip(ip);
     drop(state);
     drop(conn);
-    let _ = writer.await;
+    // The last messages (a bye) go out if the socket takes them soon; a client that stopped
+    // reading does not hold the socket open.
+    let mut writer = writer;
+    if tokio::time::timeout(LINGER, &mut writer).await.is_err() {
+        writer.abort();
+    }
     // What the client still sends is read (and dropped) for a moment before the socket closes:
     // closing with unread data resets the connection, and the client would lose the reason
     // (the `bye`) sent just before.
@@ -169,6 +177,9 @@ enum Flow {
 /// How often the server pings each connection (a WebSocket ping, answered by the client's
 /// WebSocket itself); more often when the silence allowed is shorter than three of these.
 const PING_EVERY: Duration = Duration::from_secs(5);
+
+/// How long one frame may take to go out on a connection's socket before it is given up.
+const WRITE_WITHIN: Duration = Duration::from_secs(10);
 
 /// How long a closing connection's last incoming messages are read and dropped.
 const LINGER: Duration = Duration::from_secs(1);

@@ -67,11 +67,14 @@ impl Server {
     /// Starts a server with extra environment variables (`TAKHTE_FAULT`, say).
     pub fn start_env(listen: &str, db: &Path, options: &[&str], env: &[(&str, &str)]) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_takhte-server"));
-        cmd.arg("--listen")
-            .arg(listen)
-            .arg("--db")
-            .arg(db)
-            .args(options)
+        cmd.arg("--listen").arg(listen).arg("--db").arg(db);
+        // The tests' raw clients read (and so answer the server's pings) only when they look
+        // for a message, and a test may look at one connection for a long while: the silence
+        // allowed is long unless a test is about it (a real client reads all the time).
+        if !options.contains(&"--silence-ms") {
+            cmd.args(["--silence-ms", "300000"]);
+        }
+        cmd.args(options)
             .envs(env.iter().map(|(k, v)| (k.to_string(), v.to_string())))
             .stdout(Stdio::piped());
         let log = if std::env::var_os("TAKHTE_TEST_LOG").is_some() {
