@@ -14,6 +14,12 @@
 #   INSTANCES=2 scripts/load.sh 1000    N games on 2 instances on PostgreSQL and Redis (started
 #                                       here by scripts/services.sh), each game's players on
 #                                       different instances; INSTANCES=1 is one on PostgreSQL
+#   SERVERS="old=target/old/takhte-server new=target/release/takhte-server" scripts/load.sh 1000
+#                                       each run against each server binary, one after the
+#                                       other in the same run of the script (before and after)
+#
+# Every line names the generator's own CPU share and every error it counted (refused and why,
+# closed by the server and why, …), and says how many of the moves the bots meant to send went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p takhte-server
@@ -22,7 +28,12 @@ seconds=${SECONDS_PER_RUN:-30}
 idle=${IDLE:-200}
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(250 500 1000 1500 2000)
+servers=${SERVERS:-"this=target/release/takhte-server"}
 for n in "${runs[@]}"; do
+for named in $servers; do
+    label=${named%%=*}
+    bin=${named#*=}
+    [ "$servers" = "this=target/release/takhte-server" ] || printf '%s: ' "$label"
     dir=$(mktemp -d)
     chmod 755 "$dir"
     pids=()
@@ -31,8 +42,9 @@ for n in "${runs[@]}"; do
         eval "$(scripts/services.sh start "$dir/services")"
         db=$(python3 -c "import sys; print(sys.argv[1].rsplit('/',1)[0] + '/postgres')" "$TAKHTE_TEST_PG")
         for i in $(seq "$INSTANCES"); do
-            target/release/takhte-server --listen 127.0.0.1:0 --db "$db" --redis "$TAKHTE_TEST_REDIS" \
+            "$bin" --listen 127.0.0.1:0 --db "$db" --redis "$TAKHTE_TEST_REDIS" \
                 --max-conns-per-ip 1000000 --max-open-games 1000 --msgs-per-sec 100 \
+                --max-spectators 1000000 \
                 >"$dir/out$i" 2>"$dir/log$i" &
             pids+=($!)
         done
@@ -45,8 +57,9 @@ for n in "${runs[@]}"; do
                 -keyout "$dir/key.pem" -out "$dir/cert.pem" 2>/dev/null
             tls=(--tls-cert "$dir/cert.pem" --tls-key "$dir/key.pem")
         fi
-        target/release/takhte-server --listen 127.0.0.1:0 --db "$dir/load.sqlite" \
-            --max-conns-per-ip 1000000 --max-open-games 1000 --msgs-per-sec 100 "${tls[@]}" \
+        "$bin" --listen 127.0.0.1:0 --db "$dir/load.sqlite" \
+            --max-conns-per-ip 1000000 --max-open-games 1000 --msgs-per-sec 100 \
+            --max-spectators 1000000 "${tls[@]}" \
             >"$dir/out1" 2>"$dir/log1" &
         pids+=($!)
     fi
@@ -76,4 +89,5 @@ for n in "${runs[@]}"; do
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
     if [ -n "${INSTANCES:-}" ]; then scripts/services.sh stop "$dir/services"; fi
     rm -rf "$dir"
+done
 done

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::{mpsc, Notify};
+use tokio::sync::{broadcast, mpsc, Notify};
 
 use takhte_protocol::token::{self, clean_name};
 use takhte_protocol::{
@@ -21,7 +21,7 @@ use takhte_protocol::{
 };
 
 use crate::game::{Actor, Command, Refusal};
-use crate::hub::{to_text, ConnHandle, Hub};
+use crate::hub::{to_text, ConnHandle, Feed, Frame, Hub, Out};
 use crate::{now_ms, token_hash};
 
 /// How long a new connection has to say hello.
@@ -59,8 +59,8 @@ fn error(code: ErrorCode, message: impl Into<String>, game: Option<&str>) -> Ser
 
 /// Runs one connection to its end.
 pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
-    let (mut sink, mut stream) = socket.split();
-    let (tx, mut rx) = mpsc::channel::<Arc<str>>(1024);
+    let (sink, mut stream) = socket.split();
+    let (tx, rx) = mpsc::channel::<Out>(1024);
     let conn = ConnHandle {
         id: hub.conn_id(),
         tx,
@@ -69,30 +69,7 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
     // Pings come well within the time a connection may go without answering.
     let ping_every = PING_EVERY
         .min(Duration::from_millis(hub.config.silence_ms / 3).max(Duration::from_millis(100)));
-    let writer = tokio::spawn(async move {
-        // The server pings every connection: one that stops answering is closed (serve), so
-        // that a page left or a phone gone away stops counting as a player here or a
-        // spectator.
-        let mut ping = tokio::time::interval(ping_every);
-        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        ping.tick().await;
-        loop {
-            let frame = tokio::select! {
-                text = rx.recv() => match text {
-                    Some(text) => Message::Text(Utf8Bytes::from(text.as_ref())),
-                    None => break,
-                },
-                _ = ping.tick() => Message::Ping(Default::default()),
-            };
-            // A socket that takes nothing for this long is given up (and closed when the sink
-            // is dropped): a client that stopped reading holds no task and no socket.
-            match tokio::time::timeout(WRITE_WITHIN, sink.send(frame)).await {
-                Ok(Ok(())) => {}
-                _ => return,
-            }
-        }
-        let _ = tokio::time::timeout(WRITE_WITHIN, sink.close()).await;
-    });
+    let writer = tokio::spawn(write_loop(sink, rx, ping_every, Arc::clone(&conn.kill)));
     if !admit(&hub, &conn, ip) {
         drop(conn);
         let _ = writer.await;
@@ -139,6 +116,97 @@ pub async fn run(socket: WebSocket, ip: IpAddr, hub: Arc<Hub>) {
         while let Some(Ok(_)) = stream.next().await {}
     })
     .await;
+}
+
+/// What the writer does next.
+enum Next {
+    /// A message or an instruction of the connection's own (`None`: it is closing).
+    Own(Option<Out>),
+    /// A frame of one of its feeds (by index), or why there is none.
+    Feed(usize, Result<Frame, broadcast::error::RecvError>),
+    /// Time to ping.
+    Ping,
+}
+
+/// The next frame of any of the feeds.
+async fn next_frame(feeds: &mut [Feed]) -> (usize, Result<Frame, broadcast::error::RecvError>) {
+    if let [only] = feeds {
+        return (0, only.rx.recv().await);
+    }
+    let waits = feeds
+        .iter_mut()
+        .enumerate()
+        .map(|(i, f)| Box::pin(async move { (i, f.rx.recv().await) }));
+    futures_util::future::select_all(waits).await.0
+}
+
+/// The connection's writer: its own messages first, then the spectators' feeds it reads (one
+/// shared frame per event for every spectator; one that fell behind is sent the game as it
+/// stands instead of every step), and a ping now and then. A socket that takes nothing for
+/// `WRITE_WITHIN` is given up (and closed when the sink is dropped): a client that stopped
+/// reading holds neither a task nor memory beyond its bounded queue.
+async fn write_loop(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Out>,
+    ping_every: Duration,
+    kill: Arc<Notify>,
+) {
+    // The server pings every connection: one that stops answering is closed (serve), so that
+    // a page left or a phone gone away stops counting as a player here or a spectator.
+    let mut ping = tokio::time::interval(ping_every);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ping.tick().await;
+    let mut feeds: Vec<Feed> = Vec::new();
+    loop {
+        let next = tokio::select! {
+            biased;
+            out = rx.recv() => Next::Own(out),
+            (i, got) = next_frame(&mut feeds), if !feeds.is_empty() => Next::Feed(i, got),
+            _ = ping.tick() => Next::Ping,
+        };
+        let frame = match next {
+            Next::Own(None) => break,
+            Next::Own(Some(Out::Text(text))) => Message::Text(Utf8Bytes::from(text.as_ref())),
+            Next::Own(Some(Out::Feed(f))) => {
+                feeds.retain(|x| x.code != f.code);
+                feeds.push(f);
+                continue;
+            }
+            Next::Own(Some(Out::Unfeed(code))) => {
+                feeds.retain(|x| x.code != code);
+                continue;
+            }
+            Next::Feed(i, Ok(f)) => {
+                if f.seq != 0 {
+                    if f.seq <= feeds[i].after {
+                        continue; // sent already (the catch-up had it)
+                    }
+                    feeds[i].after = f.seq;
+                }
+                Message::Text(Utf8Bytes::from(f.text.as_ref()))
+            }
+            Next::Feed(i, Err(broadcast::error::RecvError::Lagged(_))) => {
+                // Too far behind for every step: the game as it stands.
+                let (seq, text) = feeds[i].resync().await;
+                feeds[i].after = seq;
+                Message::Text(Utf8Bytes::from(text.as_ref()))
+            }
+            Next::Feed(i, Err(broadcast::error::RecvError::Closed)) => {
+                feeds.remove(i);
+                continue;
+            }
+            Next::Ping => Message::Ping(Default::default()),
+        };
+        match tokio::time::timeout(WRITE_WITHIN, sink.send(frame)).await {
+            Ok(Ok(())) => {}
+            _ => {
+                // The socket is gone or takes nothing: the connection ends (its reader too).
+                kill.notify_one();
+                return;
+            }
+        }
+    }
+    let _ = tokio::time::timeout(WRITE_WITHIN, sink.close()).await;
 }
 
 /// Whether a new connection is served: not while the cluster's bus is down, nor past its

@@ -30,6 +30,8 @@ usage: takhte-server [OPTIONS]
                            (default 60000)
   --max-spectators N       spectators one game may have (default 5000)
   --max-suggestions N      suggestions one spectator may make for one move (default 10)
+  --feed-frames N          frames a game's spectators' feed keeps for a spectator that reads
+                           slowly; one further behind is sent the game as it stands (default 64)
   --silence-ms N           a connection that answers nothing (not even the server's pings,
                            every 5 s) for this long is closed, and so is a spectator whose
                            app sends nothing for this long (default 15000)
@@ -98,6 +100,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "--max-spectators" => out.config.max_spectators = number(a, value(a)?)?,
             "--max-suggestions" => out.config.max_suggestions = number(a, value(a)?)? as u32,
             "--silence-ms" => out.config.silence_ms = number(a, value(a)?)? as u64,
+            "--feed-frames" => out.config.feed_frames = number(a, value(a)?)?,
             "--behind-proxy" => out.config.behind_proxy = true,
             "--web" => out.config.web_dir = Some(PathBuf::from(value(a)?)),
             "--tls-cert" => out.tls_cert = Some(PathBuf::from(value(a)?)),

@@ -107,7 +107,13 @@ struct Shared {
     samples: Mutex<Vec<u32>>,
     moves: AtomicU64,
     games_done: AtomicU64,
-    errors: AtomicU64,
+    /// Every error, by what it was (closed by the server and why, refused and why, …).
+    errors: Mutex<std::collections::BTreeMap<String, u64>>,
+    /// While measuring: the moves the bots meant to send (each planned a think after the
+    /// opponent's move), the moves sent, and how late each went after its planned moment (µs).
+    intended: AtomicU64,
+    sent_moves: AtomicU64,
+    lateness: Mutex<Vec<u32>>,
     connected: AtomicU64,
     measuring: AtomicBool,
     stop: AtomicBool,
@@ -117,6 +123,57 @@ struct Shared {
     watched: tokio::sync::watch::Sender<Option<String>>,
     deliveries: Mutex<Vec<(u32, u32)>>,
     spectating: bool,
+}
+
+impl Shared {
+    /// Counts one error of the kind `what`.
+    fn error(&self, what: impl Into<String>) {
+        *self.errors.lock().unwrap().entry(what.into()).or_insert(0) += 1;
+    }
+
+    /// The errors, named: "none", or "12 refused wrong-ply, 3 closed by the server: …".
+    fn errors_text(&self) -> String {
+        let e = self.errors.lock().unwrap();
+        if e.is_empty() {
+            return "0".into();
+        }
+        let total: u64 = e.values().sum();
+        let named: Vec<String> = e.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        format!("{total} ({})", named.join(", "))
+    }
+
+    /// A message that is an error, named: the server's refusal code or its reason to close.
+    fn server_error(&self, m: &ServerMsg) -> bool {
+        match m {
+            ServerMsg::Error { error, .. } => {
+                let code = serde_json::to_value(error)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default();
+                self.error(format!("refused {code}"));
+                true
+            }
+            ServerMsg::Bye { reason, message } => {
+                self.error(format!("closed by the server ({reason:?}: {message})"));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The connection's read ended: named by how (a close or an error; a bye was named).
+    fn read_end(&self, msg: &Option<Result<Message, tokio_tungstenite::tungstenite::Error>>) {
+        match msg {
+            None | Some(Ok(Message::Close(_))) => self.error("closed without a reason"),
+            Some(Err(e)) => self.error(format!("read failed ({})", short(&e.to_string()))),
+            _ => {}
+        }
+    }
+}
+
+/// The first words of an error, for grouping.
+fn short(e: &str) -> String {
+    e.split([':', '(']).next().unwrap_or(e).trim().to_string()
 }
 
 /// A socket, plain or encrypted.
@@ -202,13 +259,23 @@ async fn player(
     mut code_rx: Option<tokio::sync::mpsc::Receiver<String>>,
     think_ms: u64,
 ) {
-    let Ok(mut ws) = connect(&server, if creator { "load-a" } else { "load-b" }).await else {
-        shared.errors.fetch_add(1, Ordering::Relaxed);
-        return;
+    let mut ws = match connect(&server, if creator { "load-a" } else { "load-b" }).await {
+        Ok(ws) => ws,
+        Err(e) => {
+            shared.error(format!("connect failed ({})", short(&e)));
+            return;
+        }
     };
     shared.connected.fetch_add(1, Ordering::Relaxed);
     let mut game: Option<(String, AnyGame, takhte_rules::Side)> = None;
     let mut next_move: Option<tokio::time::Instant> = None;
+    // Plans a move `think` from now (counted as intended while measuring).
+    let plan = |shared: &Shared| {
+        if shared.measuring.load(Ordering::Relaxed) {
+            shared.intended.fetch_add(1, Ordering::Relaxed);
+        }
+        Some(think(think_ms))
+    };
     if creator && new_game(&mut ws, shared.spectating).await.is_err() {
         return;
     }
@@ -230,6 +297,11 @@ async fn player(
             }
             _ = tokio::time::sleep_until(wake) => {
                 next_move = None;
+                if shared.measuring.load(Ordering::Relaxed) {
+                    let late = tokio::time::Instant::now().saturating_duration_since(wake);
+                    shared.lateness.lock().unwrap().push(late.as_micros() as u32);
+                    shared.sent_moves.fetch_add(1, Ordering::Relaxed);
+                }
                 let Some((code, g, _)) = game.as_ref() else { continue };
                 let moves = g.legal_moves();
                 let Some(mv) = moves.choose(&mut rand::thread_rng()) else { continue };
@@ -240,10 +312,14 @@ async fn player(
             }
             msg = ws.next() => {
                 let Some(Ok(Message::Text(t))) = msg else {
-                    if msg.is_none() || matches!(msg, Some(Err(_))) { shared.errors.fetch_add(1, Ordering::Relaxed); return; }
+                    if matches!(msg, None | Some(Err(_)) | Some(Ok(Message::Close(_)))) { shared.read_end(&msg); return; }
                     continue;
                 };
                 let Ok(m) = serde_json::from_str::<ServerMsg>(t.as_str()) else { continue };
+                if shared.server_error(&m) {
+                    if matches!(m, ServerMsg::Bye { .. }) { return; }
+                    continue;
+                }
                 match m {
                     ServerMsg::State { state } => {
                         let Ok(g) = AnyGame::from_text(GameKind::Chess, &state.start) else { continue };
@@ -256,7 +332,7 @@ async fn player(
                     }
                     ServerMsg::Event { event: GameEvent::Seated { .. }, .. } => {
                         if let Some((_, g, you)) = &game {
-                            if g.side_to_move() == *you { next_move = Some(think(think_ms)); }
+                            if g.side_to_move() == *you { next_move = plan(&shared); }
                         }
                     }
                     ServerMsg::Event { code, event: GameEvent::Moved { ply, mv, .. }, .. } => {
@@ -278,9 +354,9 @@ async fn player(
                             // Our own move came back: keep its send time for the opponent.
                             shared.sent.lock().unwrap().insert((code.clone(), ply), t0);
                         }
-                        if g.play_text(&mv).is_err() { shared.errors.fetch_add(1, Ordering::Relaxed); continue; }
+                        if g.play_text(&mv).is_err() { shared.error("the bot's copy of the game out of step"); continue; }
                         if g.side_to_move() == *you && g.outcome().is_none() {
-                            next_move = Some(think(think_ms));
+                            next_move = plan(&shared);
                         }
                     }
                     ServerMsg::Event { event: GameEvent::Ended { .. }, code, .. }
@@ -291,8 +367,6 @@ async fn player(
                             let _ = send(&mut ws, &ClientMsg::Close { code }).await;
                             if creator && new_game(&mut ws, shared.spectating).await.is_err() { return; }
                         }
-                    ServerMsg::Error { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); }
-                    ServerMsg::Bye { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); return; }
                     _ => {}
                 }
             }
@@ -323,9 +397,12 @@ async fn new_game(ws: &mut Ws, watched: bool) -> Result<(), String> {
 /// A spectator: watches the game, notes when each move arrives, and suggests a random legal
 /// move a moment after each one.
 async fn spectator(server: String, shared: Arc<Shared>) {
-    let Ok(mut ws) = connect(&server, "spectator").await else {
-        shared.errors.fetch_add(1, Ordering::Relaxed);
-        return;
+    let mut ws = match connect(&server, "spectator").await {
+        Ok(ws) => ws,
+        Err(e) => {
+            shared.error(format!("connect failed ({})", short(&e)));
+            return;
+        }
     };
     shared.connected.fetch_add(1, Ordering::Relaxed);
     let mut code_rx = shared.watched.subscribe();
@@ -368,10 +445,14 @@ async fn spectator(server: String, shared: Arc<Shared>) {
             }
             msg = ws.next() => {
                 let Some(Ok(Message::Text(t))) = msg else {
-                    if msg.is_none() || matches!(msg, Some(Err(_))) { shared.errors.fetch_add(1, Ordering::Relaxed); return; }
+                    if matches!(msg, None | Some(Err(_)) | Some(Ok(Message::Close(_)))) { shared.read_end(&msg); return; }
                     continue;
                 };
                 let Ok(m) = serde_json::from_str::<ServerMsg>(t.as_str()) else { continue };
+                if shared.server_error(&m) {
+                    if matches!(m, ServerMsg::Bye { .. }) { return; }
+                    continue;
+                }
                 match m {
                     ServerMsg::State { state } => {
                         let Ok(mut g) = AnyGame::from_text(GameKind::Chess, &state.start) else { continue };
@@ -393,7 +474,6 @@ async fn spectator(server: String, shared: Arc<Shared>) {
                             suggest_at = Some((tokio::time::Instant::now() + Duration::from_millis(delay), ply + 1, text));
                         }
                     }
-                    ServerMsg::Error { .. } => { shared.errors.fetch_add(1, Ordering::Relaxed); }
                     _ => {}
                 }
             }
@@ -415,9 +495,12 @@ fn think(ms: u64) -> tokio::time::Instant {
 }
 
 async fn idle(server: String, shared: Arc<Shared>) {
-    let Ok(mut ws) = connect(&server, "idle").await else {
-        shared.errors.fetch_add(1, Ordering::Relaxed);
-        return;
+    let mut ws = match connect(&server, "idle").await {
+        Ok(ws) => ws,
+        Err(e) => {
+            shared.error(format!("connect failed ({})", short(&e)));
+            return;
+        }
     };
     shared.connected.fetch_add(1, Ordering::Relaxed);
     let mut ping = tokio::time::interval(Duration::from_secs(1));
@@ -456,8 +539,10 @@ fn main() {
             std::process::exit(2);
         }
     };
+    // Every core: the generator must not be what saturates (its own CPU is reported).
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
+        .worker_threads(threads)
         .enable_all()
         .build()
         .expect("runtime");
@@ -538,7 +623,10 @@ async fn run(args: Args) {
         samples: Mutex::new(Vec::new()),
         moves: AtomicU64::new(0),
         games_done: AtomicU64::new(0),
-        errors: AtomicU64::new(0),
+        errors: Mutex::new(std::collections::BTreeMap::new()),
+        intended: AtomicU64::new(0),
+        sent_moves: AtomicU64::new(0),
+        lateness: Mutex::new(Vec::new()),
         connected: AtomicU64::new(0),
         measuring: AtomicBool::new(false),
         stop: AtomicBool::new(false),
@@ -568,6 +656,7 @@ async fn run(args: Args) {
         pairing
     });
     let cpu_before: Vec<Option<u64>> = args.pids.iter().map(|p| cpu_ticks(*p)).collect();
+    let own_before = cpu_ticks(std::process::id());
     let mut rss_text = watch_memory(&args).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let elapsed = measure_start.elapsed().as_secs_f64();
@@ -581,6 +670,9 @@ async fn run(args: Args) {
         .collect();
     if !cpu.is_empty() {
         rss_text += &format!(" CPU {}", cpu.join(" + "));
+    }
+    if let (Some(b), Some(a)) = (own_before, cpu_ticks(std::process::id())) {
+        rss_text += &format!(" | generator CPU {:.0}%", (a - b) as f64 / elapsed);
     }
     shared.stop.store(true, Ordering::Relaxed);
     if args.spectators > 0 {
@@ -675,6 +767,22 @@ fn quantile(v: &[u32], p: f64) -> f64 {
     v[((v.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
 }
 
+/// The moves sent against those the bots meant to send while measuring (each move is planned
+/// a think after the opponent's), the rate a game of one move a second would give, and how
+/// late the sending was: a generator that cannot keep up shows here.
+fn sent_text(shared: &Shared, elapsed: f64, games: usize) -> String {
+    let mut late = shared.lateness.lock().unwrap().clone();
+    late.sort_unstable();
+    format!(
+        "sent {} of {} planned, {:.0}/s for {} games; sending late p99 {:.1} ms",
+        shared.sent_moves.load(Ordering::Relaxed),
+        shared.intended.load(Ordering::Relaxed),
+        shared.sent_moves.load(Ordering::Relaxed) as f64 / elapsed,
+        games,
+        quantile(&late, 0.99)
+    )
+}
+
 /// One line: the games' relay times.
 fn report_games(
     args: &Args,
@@ -686,18 +794,19 @@ fn report_games(
     let mut s = shared.samples.lock().unwrap().clone();
     s.sort_unstable();
     println!(
-        "games {} connections {} (connected in {:.1} s, {:.0}/s) moves/s {:.0} relay ms p50 {:.2} p99 {:.2} max {:.2} samples {} games finished {} errors {}{}",
+        "games {} connections {} (connected in {:.1} s, {:.0}/s) moves/s {:.0} ({}) relay ms p50 {:.2} p99 {:.2} max {:.2} samples {} games finished {} errors {}{}",
         args.games,
         shared.connected.load(Ordering::Relaxed),
         connect_time.as_secs_f64(),
         shared.connected.load(Ordering::Relaxed) as f64 / connect_time.as_secs_f64().max(0.001),
         shared.moves.load(Ordering::Relaxed) as f64 / elapsed,
+        sent_text(shared, elapsed, args.games),
         quantile(&s, 0.5),
         quantile(&s, 0.99),
         quantile(&s, 1.0),
         s.len(),
         shared.games_done.load(Ordering::Relaxed),
-        shared.errors.load(Ordering::Relaxed),
+        shared.errors_text(),
         rss_text
     );
 }
@@ -720,13 +829,8 @@ fn report_spectators(args: &Args, shared: &Shared, rss_text: &str) {
     all.sort_unstable();
     let mut pl = shared.samples.lock().unwrap().clone();
     pl.sort_unstable();
-    eprintln!(
-        "opponent player's receipt ms p50 {:.1} p99 {:.1}",
-        quantile(&pl, 0.5),
-        quantile(&pl, 0.99)
-    );
     println!(
-        "spectators {} moves {} last-spectator ms p50 {:.1} p99 {:.1} max {:.1} | every delivery ms p50 {:.1} p99 {:.1} ({} deliveries) errors {}{}",
+        "spectators {} moves {} last-spectator ms p50 {:.1} p99 {:.1} max {:.1} | every delivery ms p50 {:.1} p99 {:.1} ({} deliveries) | opponent's receipt ms p50 {:.1} p99 {:.1} ({} moves) errors {}{}",
         args.spectators,
         last.len(),
         quantile(&last, 0.5),
@@ -735,7 +839,10 @@ fn report_spectators(args: &Args, shared: &Shared, rss_text: &str) {
         quantile(&all, 0.5),
         quantile(&all, 0.99),
         all.len(),
-        shared.errors.load(Ordering::Relaxed),
+        quantile(&pl, 0.5),
+        quantile(&pl, 0.99),
+        pl.len(),
+        shared.errors_text(),
         rss_text
     );
 }

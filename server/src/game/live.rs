@@ -202,37 +202,24 @@ impl Live {
     /// is the one now, and the move is legal for the side to move (dice chess: a pawn move with
     /// the face rolled, or a king move before the roll). Returns the move's machine text.
     pub fn check_suggestion(&self, ply: u32, text: &str) -> Result<String, Refusal> {
-        if self.rec.end.is_some() {
-            return refuse(ErrorCode::GameOver, "the game has ended");
+        self.suggestion_board().check(ply, text)
+    }
+
+    /// What suggestions are checked against now (a copy: checking takes no lock of the game).
+    pub fn suggestion_board(&self) -> SuggestionBoard {
+        let closed = if self.rec.end.is_some() {
+            Some((ErrorCode::GameOver, "the game has ended"))
+        } else if self.rec.stage() != Stage::Playing {
+            Some((ErrorCode::NotStarted, "the game has not started"))
+        } else {
+            None
+        };
+        SuggestionBoard {
+            game: self.game.clone(),
+            ply: self.rec.moves.len() as u32,
+            rolled: self.rec.rolled,
+            closed,
         }
-        if self.rec.stage() != Stage::Playing {
-            return refuse(ErrorCode::NotStarted, "the game has not started");
-        }
-        let n = self.rec.moves.len() as u32;
-        if ply != n {
-            return refuse(
-                ErrorCode::WrongPly,
-                format!("the game is at ply {n}: that move has been played"),
-            );
-        }
-        let mv = self.game.parse_move(text).map_err(|e| Refusal {
-            code: ErrorCode::IllegalMove,
-            message: e.to_string(),
-        })?;
-        if let AnyMove::Dice(d) = &mv {
-            let ok = match (d, self.rec.rolled) {
-                (dice::Move::Pawn { face, .. }, Some(r)) => *face == r,
-                (dice::Move::King { .. }, None) => true,
-                _ => false,
-            };
-            if !ok {
-                return refuse(
-                    ErrorCode::IllegalMove,
-                    "suggest a pawn move with the face rolled, or a king move before the roll",
-                );
-            }
-        }
-        Ok(self.game.move_to_text(&mv))
     }
 
     /// The entry of the live games list.
@@ -887,4 +874,61 @@ fn check_draughts_position(text: &str) -> Result<(), Refusal> {
             code: ErrorCode::BadSettings,
             message: e.to_string(),
         })
+}
+
+/// A game as it stands, for checking spectators' suggestions without the game's lock: the
+/// position, the ply, the face rolled, and why nothing may be suggested (the game has not
+/// started, or has ended).
+#[derive(Clone)]
+pub struct SuggestionBoard {
+    game: AnyGame,
+    ply: u32,
+    rolled: Option<u8>,
+    closed: Option<(ErrorCode, &'static str)>,
+}
+
+impl SuggestionBoard {
+    /// The ply a suggestion is for now.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Whether the game is in play (suggestions are taken).
+    pub fn open(&self) -> bool {
+        self.closed.is_none()
+    }
+
+    /// A suggestion for the move at `ply`, checked: the game is in play, the ply is the one
+    /// now, and the move is legal for the side to move (dice chess: a pawn move with the face
+    /// rolled, or a king move before the roll). Returns the move's machine text.
+    pub fn check(&self, ply: u32, text: &str) -> Result<String, Refusal> {
+        if let Some((code, why)) = self.closed {
+            return refuse(code, why);
+        }
+        let n = self.ply;
+        if ply != n {
+            return refuse(
+                ErrorCode::WrongPly,
+                format!("the game is at ply {n}: that move has been played"),
+            );
+        }
+        let mv = self.game.parse_move(text).map_err(|e| Refusal {
+            code: ErrorCode::IllegalMove,
+            message: e.to_string(),
+        })?;
+        if let AnyMove::Dice(d) = &mv {
+            let ok = match (d, self.rolled) {
+                (dice::Move::Pawn { face, .. }, Some(r)) => *face == r,
+                (dice::Move::King { .. }, None) => true,
+                _ => false,
+            };
+            if !ok {
+                return refuse(
+                    ErrorCode::IllegalMove,
+                    "suggest a pawn move with the face rolled, or a king move before the roll",
+                );
+            }
+        }
+        Ok(self.game.move_to_text(&mv))
+    }
 }

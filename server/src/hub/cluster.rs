@@ -356,19 +356,11 @@ impl Hub {
                 return false;
             }
         };
-        let ply_before = inner.live.rec.moves.len();
         inner.live = live;
         room.deadline_ms
             .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
         let fresh: Vec<Sent> = events.into_values().collect();
         self.deliver(room, inner, &fresh);
-        if inner.live.rec.moves.len() != ply_before || inner.live.rec.end.is_some() {
-            inner.suggestions.clear();
-            inner.changes.clear();
-            inner.tally_dirty = false;
-        } else {
-            inner.prune_suggestions();
-        }
         true
     }
 
@@ -405,15 +397,13 @@ impl Hub {
             }
             BusMsg::Presence { .. } => self.read_presence(&room, &mut inner).await,
             BusMsg::Suggest { ply, token, mv, .. } => {
-                if ply as usize == inner.live.rec.moves.len() {
-                    inner.suggestions.insert(token, mv);
-                    inner.tally_dirty = true;
-                    room.crowd_dirty.store(true, Ordering::Relaxed);
-                }
+                room.crowd().remote_suggestion(ply, &token, mv);
+                room.crowd_dirty.store(true, Ordering::Relaxed);
             }
             BusMsg::Spectators { from, count, .. } => {
-                inner.remote_spectators.insert(from, (count, now_ms()));
-                inner.count_dirty = true;
+                let mut crowd = room.crowd();
+                crowd.remote.insert(from, (count, now_ms()));
+                crowd.count_dirty = true;
                 room.crowd_dirty.store(true, Ordering::Relaxed);
             }
         }
@@ -439,9 +429,7 @@ impl Hub {
                     seat,
                     online: after[i].0,
                 });
-                for sub in inner.subs.values() {
-                    sub.conn.send(Arc::clone(&msg));
-                }
+                self.tell_all(room, inner, &msg, None);
             }
         }
     }
@@ -539,15 +527,18 @@ impl Hub {
                 }
             }
             self.read_presence(&r, &mut inner).await;
-            let before = inner.remote_spectators.len();
-            inner
-                .remote_spectators
-                .retain(|_, (_, at)| now.saturating_sub(*at) <= COUNT_FRESH_MS);
-            if inner.remote_spectators.len() != before {
-                inner.count_dirty = true;
-                r.crowd_dirty.store(true, Ordering::Relaxed);
-            }
-            let count = inner.local_spectators();
+            let count = {
+                let mut crowd = r.crowd();
+                let before = crowd.remote.len();
+                crowd
+                    .remote
+                    .retain(|_, (_, at)| now.saturating_sub(*at) <= COUNT_FRESH_MS);
+                if crowd.remote.len() != before {
+                    crowd.count_dirty = true;
+                    r.crowd_dirty.store(true, Ordering::Relaxed);
+                }
+                crowd.local()
+            };
             if count > 0 {
                 self.spectators_changed(&r.code, count);
             }

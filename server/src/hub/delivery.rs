@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use takhte_protocol::{ErrorCode, ServerMsg};
 
-use super::room::{Room, RoomInner, Sent, Sub};
+use super::room::{Frame, Room, RoomInner, Sent, Sub};
 use super::{to_text, ConnHandle, Hub, MAX_CATCH_UP_EVENTS};
 use crate::game::{Actor, Refusal};
 use crate::now_ms;
@@ -38,8 +38,7 @@ impl Hub {
                 after: inner.live.rec.seq,
             },
         );
-        if spectator {
-            inner.count_dirty = true;
+        if spectator && room.crowd().watch(conn.id, &actor.token_hash) {
             room.crowd_dirty.store(true, Ordering::Relaxed);
         }
         inner.touched_ms = now_ms();
@@ -51,10 +50,28 @@ impl Hub {
                 seat: s,
                 online: true,
             });
-            for sub in inner.subs.values().filter(|x| x.conn.id != conn.id) {
-                sub.conn.send(Arc::clone(&msg));
+            self.tell_all(room, inner, &msg, Some(conn.id));
+        }
+    }
+
+    /// Sends `msg` (no event: it carries no number) to every connection on the room but
+    /// `except`: the players' connections each, the spectators through the feed.
+    pub(super) fn tell_all(
+        &self,
+        room: &Room,
+        inner: &RoomInner,
+        msg: &Arc<str>,
+        except: Option<u64>,
+    ) {
+        for sub in inner.subs.values() {
+            if !sub.spectator && Some(sub.conn.id) != except {
+                sub.conn.send(Arc::clone(msg));
             }
         }
+        let _ = room.feed.send(Frame {
+            seq: 0,
+            text: Arc::clone(msg),
+        });
     }
 
     pub(super) fn unsubscribe(&self, room: &Room, inner: &mut RoomInner, conn_id: u64) {
@@ -63,8 +80,9 @@ impl Hub {
         };
         inner.touched_ms = now_ms();
         if sub.spectator {
-            inner.count_dirty = true;
+            room.crowd().unwatch(conn_id);
             room.crowd_dirty.store(true, Ordering::Relaxed);
+            sub.conn.unfeed(&room.code);
         }
         if let Some(s) = sub.seat {
             if !inner.online(s) {
@@ -75,9 +93,7 @@ impl Hub {
                     seat: s,
                     online: false,
                 });
-                for sub in inner.subs.values() {
-                    sub.conn.send(Arc::clone(&msg));
-                }
+                self.tell_all(room, inner, &msg, None);
             }
         }
     }
@@ -243,19 +259,19 @@ impl Hub {
     }
 
     /// Sends numbered events, the next ones of the room in order, to every connection on the
-    /// room that does not have them, and keeps them for catch-up. Players of a game that is
-    /// not an audience game get each move without the spectators' tally, and once the game
-    /// is over the whole state with the suggestions of every move.
+    /// room that does not have them, and keeps them for catch-up: to the players' connections
+    /// first, each its own message, then to the spectators through the feed (one shared frame
+    /// per event, however many watch). Players of a game that is not an audience game get
+    /// each move without the spectators' tally, and once the game is over the whole state
+    /// with the suggestions of every move.
     pub(super) fn deliver(&self, room: &Room, inner: &mut RoomInner, events: &[Sent]) {
         inner.touched_ms = now_ms();
         let mut ended = false;
+        let audience = inner.live.rec.settings.audience;
         for e in events {
-            let inner = &mut *inner;
-            let audience = inner.live.rec.settings.audience;
-            for sub in inner.subs.values_mut() {
+            for sub in inner.subs.values_mut().filter(|s| !s.spectator) {
                 if e.seq > sub.after {
-                    sub.conn
-                        .send(Arc::clone(e.text_for(sub.spectator || audience)));
+                    sub.conn.send(Arc::clone(e.text_for(audience)));
                     sub.after = e.seq;
                 }
             }
@@ -266,7 +282,7 @@ impl Hub {
             }
         }
         let suggested = inner.live.rec.crowd.iter().any(Option::is_some);
-        if ended && suggested && !inner.live.rec.settings.audience {
+        if ended && suggested && !audience {
             let now = now_ms();
             let presence = inner.presence(now);
             for sub in inner.subs.values() {
@@ -278,6 +294,19 @@ impl Hub {
                 sub.conn.send_msg(&ServerMsg::State { state });
             }
         }
-        let _ = room;
+        // The spectators: one frame each, read by every spectator connection at its pace.
+        for e in events {
+            let _ = room.feed.send(Frame {
+                seq: e.seq,
+                text: Arc::clone(&e.text),
+            });
+        }
+        for sub in inner.subs.values_mut().filter(|s| s.spectator) {
+            sub.after = sub.after.max(inner.live.rec.seq);
+        }
+        inner.crowd_moved_on();
+        if room.crowd().tally_dirty {
+            room.crowd_dirty.store(true, Ordering::Relaxed);
+        }
     }
 }

@@ -22,6 +22,7 @@ use crate::store::{Storage, StoreError, Write};
 use crate::{log, now_ms};
 
 pub mod cluster;
+mod crowd;
 mod delivery;
 pub mod fault;
 mod outage;
@@ -30,6 +31,7 @@ mod room;
 mod spectators;
 mod standings;
 
+pub use room::Frame;
 use room::{Room, RoomInner, Sent};
 
 /// The most events a connection that comes back is sent instead of the whole state.
@@ -61,6 +63,9 @@ pub struct Config {
     pub max_suggestions: u32,
     /// The shortest time between two messages of spectator counts and suggestion tallies.
     pub crowd_every_ms: u64,
+    /// How many frames (events, counts, tallies) a game's spectators' feed keeps for a
+    /// spectator that reads slowly; one further behind is sent the game as it stands.
+    pub feed_frames: usize,
     /// Behind a reverse proxy: a client's address is the last one of the `X-Forwarded-For`
     /// header the proxy sets (every socket comes from the proxy, so sockets are not counted
     /// per address either; the proxy limits them).
@@ -86,10 +91,43 @@ impl Default for Config {
             max_spectators: 5_000,
             max_suggestions: 10,
             crowd_every_ms: 250,
+            feed_frames: room::FEED_FRAMES,
             behind_proxy: false,
             tls: false,
             web_dir: None,
         }
+    }
+}
+
+/// What a connection's writer is given: a message of its own, or a game's spectators' feed to
+/// read from (and when to stop).
+pub enum Out {
+    /// A message for this connection alone (JSON text).
+    Text(Arc<str>),
+    /// From now on, the spectators' feed of a game: its frames after event `after` (what the
+    /// connection was sent already), and the game again when it falls behind.
+    Feed(Feed),
+    /// No more of that game's feed.
+    Unfeed(String),
+}
+
+/// A game's spectators' feed as one connection reads it.
+pub struct Feed {
+    /// The game.
+    pub code: String,
+    /// The frames, from the moment the connection was caught up.
+    pub rx: tokio::sync::broadcast::Receiver<room::Frame>,
+    /// The last event the connection has.
+    pub after: u64,
+    /// The game, for a connection that fell behind the feed.
+    room: Arc<Room>,
+}
+
+impl Feed {
+    /// The game as a spectator sees it now (its number and the message), for a connection
+    /// that fell too far behind the feed to be sent every step.
+    pub async fn resync(&self) -> (u64, Arc<str>) {
+        self.room.spectator_state().await
     }
 }
 
@@ -98,8 +136,8 @@ impl Default for Config {
 pub struct ConnHandle {
     /// A number unique in this server.
     pub id: u64,
-    /// Its outgoing messages (JSON text).
-    pub tx: mpsc::Sender<Arc<str>>,
+    /// Its outgoing messages and feeds.
+    pub tx: mpsc::Sender<Out>,
     /// Notified when the connection must close (it fell behind).
     pub kill: Arc<Notify>,
 }
@@ -108,7 +146,7 @@ impl ConnHandle {
     /// Queues a message; a connection too far behind is told to close (it will come back and
     /// catch up from the state).
     pub fn send(&self, text: Arc<str>) -> bool {
-        if self.tx.try_send(text).is_err() {
+        if self.tx.try_send(Out::Text(text)).is_err() {
             self.kill.notify_one();
             return false;
         }
@@ -118,6 +156,25 @@ impl ConnHandle {
     /// Queues a server message.
     pub fn send_msg(&self, msg: &ServerMsg) -> bool {
         self.send(to_text(msg))
+    }
+
+    /// Gives the connection the spectators' feed of `room` after event `after` (sent after
+    /// what it was sent so far, so nothing comes out of order).
+    fn feed(&self, room: &Arc<Room>, after: u64) {
+        let feed = Feed {
+            code: room.code.clone(),
+            rx: room.feed.subscribe(),
+            after,
+            room: Arc::clone(room),
+        };
+        if self.tx.try_send(Out::Feed(feed)).is_err() {
+            self.kill.notify_one();
+        }
+    }
+
+    /// The connection stops reading the feed of game `code`.
+    fn unfeed(&self, code: &str) {
+        let _ = self.tx.try_send(Out::Unfeed(code.to_string()));
     }
 }
 
@@ -308,24 +365,23 @@ impl Hub {
         }
         let now = now_ms();
         let away = [0, 1].map(|i| live.rec.seats[i].as_ref().map(|_| now));
+        let crowd = Arc::new(Mutex::new(crowd::CrowdState::new(live.suggestion_board())));
         let room = Arc::new(Room {
             code: live.rec.code.clone(),
             deadline_ms: AtomicU64::new(live.rec.deadline_ms().unwrap_or(0)),
             crowd_dirty: std::sync::atomic::AtomicBool::new(false),
+            crowd: Arc::clone(&crowd),
+            feed: tokio::sync::broadcast::channel(self.config.feed_frames.max(1)).0,
+            resync: tokio::sync::Mutex::new(None),
             inner: tokio::sync::Mutex::new(RoomInner {
                 live,
                 subs: HashMap::new(),
                 away,
                 recent: VecDeque::new(),
                 touched_ms: now,
-                suggestions: HashMap::new(),
-                changes: HashMap::new(),
-                count_dirty: false,
-                tally_dirty: false,
-                flushed_ms: 0,
+                crowd,
                 remote_online: [false; 2],
                 remote_left: [0; 2],
-                remote_spectators: HashMap::new(),
             }),
         });
         rooms.insert(room.code.clone(), Arc::clone(&room));
@@ -700,7 +756,6 @@ impl Hub {
             Err(e) => return Err(Failure::Refused(self.write_refusal(e, actor))),
         }
         fault::at(fault::Point::AfterStore, is_move);
-        let ply_before = inner.live.rec.moves.len();
         inner.live = next;
         room.deadline_ms
             .store(inner.live.rec.deadline_ms().unwrap_or(0), Ordering::Relaxed);
@@ -709,20 +764,10 @@ impl Hub {
                 self.install(live);
             }
         }
+        // The players first, then the spectators' feed (one frame), then the other instances.
         self.deliver(room, inner, &texts);
         fault::at(fault::Point::BeforePublish, is_move);
         self.broadcast(&room.code, &texts).await;
-        if inner.live.rec.moves.len() != ply_before || inner.live.rec.end.is_some() {
-            // A move was played: its suggestions went out with it.
-            inner.suggestions.clear();
-            inner.changes.clear();
-            inner.tally_dirty = false;
-        } else {
-            inner.prune_suggestions();
-            if inner.tally_dirty {
-                room.crowd_dirty.store(true, Ordering::Relaxed);
-            }
-        }
         Ok(())
     }
 

@@ -1,15 +1,29 @@
 //! A game in memory: its connections (players and spectators), who is here, the last events,
-//! and the spectators' suggestions for the move now.
+//! and the spectators' feed and crowd (apart from the game's lock).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-use takhte_protocol::{Crowd, GameEvent, ServerMsg, Tally};
+use takhte_protocol::{Crowd, GameEvent, ServerMsg};
 use takhte_rules::Side;
 
-use super::{to_text, ConnHandle};
+use super::crowd::CrowdState;
+use super::{lock, to_text, ConnHandle};
 use crate::game::{Live, WatchView};
+
+/// How many frames the spectators' feed keeps for a spectator that is behind: one that falls
+/// further behind is sent the game as it stands instead of every step.
+pub(super) const FEED_FRAMES: usize = 64;
+
+/// A frame of the spectators' feed: one text, made once, shared by every spectator connection.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The event's number (0: a count or a tally, which carries no number).
+    pub seq: u64,
+    /// The message.
+    pub text: Arc<str>,
+}
 
 pub(super) struct Sub {
     pub(super) conn: ConnHandle,
@@ -110,20 +124,12 @@ pub(super) struct RoomInner {
     pub(super) recent: VecDeque<Sent>,
     /// When the room last had a subscriber or a change.
     pub(super) touched_ms: u64,
-    /// The spectators' suggestions for the move now, by token hash.
-    pub(super) suggestions: HashMap<String, String>,
-    /// How many times each spectator suggested for the move now.
-    pub(super) changes: HashMap<String, u32>,
-    /// The spectator count or the tally changed since they were last sent.
-    pub(super) count_dirty: bool,
-    pub(super) tally_dirty: bool,
-    /// When they were last sent.
-    pub(super) flushed_ms: u64,
-    /// Several instances: whether each seat's player is connected to another instance, when
-    /// they last left one, and the spectators on the others (instance → count, when told).
+    /// The crowd (the same as the room's: reached from here too).
+    pub(super) crowd: Arc<std::sync::Mutex<CrowdState>>,
+    /// Several instances: whether each seat's player is connected to another instance, and
+    /// when they last left one.
     pub(super) remote_online: [bool; 2],
     pub(super) remote_left: [u64; 2],
-    pub(super) remote_spectators: HashMap<String, (u32, u64)>,
 }
 
 /// One game in memory.
@@ -134,6 +140,42 @@ pub(super) struct Room {
     pub(super) deadline_ms: AtomicU64,
     /// Spectator counts or suggestions wait to be sent.
     pub(super) crowd_dirty: std::sync::atomic::AtomicBool,
+    /// Who watches and what they suggest, under a lock of its own (never held across an
+    /// await): suggestions never wait for the game's lock.
+    pub(super) crowd: Arc<std::sync::Mutex<CrowdState>>,
+    /// The spectators' feed: each event and each count or tally, one shared frame for all the
+    /// spectator connections here, each reading at its own pace from a bounded ring.
+    pub(super) feed: tokio::sync::broadcast::Sender<Frame>,
+    /// The game as a spectator who fell behind is sent it: (its event number, the message),
+    /// made once for all of them.
+    pub(super) resync: tokio::sync::Mutex<Option<(u64, Arc<str>)>>,
+}
+
+impl Room {
+    /// The crowd, locked (briefly: nothing awaits while it is held).
+    pub(super) fn crowd(&self) -> std::sync::MutexGuard<'_, CrowdState> {
+        lock(&self.crowd)
+    }
+
+    /// The game as a spectator sees it now, to send one that fell behind: its number and the
+    /// message (made once per event number for all of them; the game's lock is taken only by
+    /// the first).
+    pub(super) async fn spectator_state(&self) -> (u64, Arc<str>) {
+        let mut cache = self.resync.lock().await;
+        let inner = self.inner.lock().await;
+        let seq = inner.live.rec.seq;
+        if let Some((s, text)) = cache.as_ref() {
+            if *s == seq {
+                return (*s, Arc::clone(text));
+            }
+        }
+        let now = crate::now_ms();
+        let view = inner.watch_view(None, true, "");
+        let state = inner.live.state_for(None, inner.presence(now), now, &view);
+        let text = to_text(&ServerMsg::State { state });
+        *cache = Some((seq, Arc::clone(&text)));
+        (seq, text)
+    }
 }
 
 impl RoomInner {
@@ -162,43 +204,14 @@ impl RoomInner {
         self.subs.values().any(|s| s.seat == Some(seat))
     }
 
-    /// Spectators watching (each player token once).
+    /// Spectators watching here and on the other instances (each player token once).
     pub(super) fn spectators(&self) -> u32 {
-        self.local_spectators() + self.remote_spectators.values().map(|(n, _)| n).sum::<u32>()
-    }
-
-    /// Spectators on this instance (each player token once).
-    pub(super) fn local_spectators(&self) -> u32 {
-        let tokens: std::collections::HashSet<&str> = self
-            .subs
-            .values()
-            .filter(|s| s.spectator)
-            .map(|s| s.token_hash.as_str())
-            .collect();
-        tokens.len() as u32
+        lock(&self.crowd).total()
     }
 
     /// The suggestions for the move now, most chosen first.
     pub(super) fn crowd(&self) -> Option<Crowd> {
-        if self.suggestions.is_empty() {
-            return None;
-        }
-        let mut counts: HashMap<&str, u32> = HashMap::new();
-        for mv in self.suggestions.values() {
-            *counts.entry(mv.as_str()).or_insert(0) += 1;
-        }
-        let mut tally: Vec<Tally> = counts
-            .into_iter()
-            .map(|(mv, count)| Tally {
-                mv: mv.to_string(),
-                count,
-            })
-            .collect();
-        tally.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
-        Some(Crowd {
-            tally,
-            voters: self.suggestions.len() as u32,
-        })
+        lock(&self.crowd).tally()
     }
 
     /// Whether a connection may see the suggestions now: a spectator, or in an audience game
@@ -216,30 +229,23 @@ impl RoomInner {
         spectator: bool,
         token_hash: &str,
     ) -> WatchView {
+        let sees = self.sees_suggestions(seat, spectator);
+        let crowd = lock(&self.crowd);
         WatchView {
-            spectators: self.spectators(),
-            suggestions: if self.sees_suggestions(seat, spectator) {
-                self.crowd()
-            } else {
-                None
-            },
+            spectators: crowd.total(),
+            suggestions: if sees { crowd.tally() } else { None },
             yours: if spectator {
-                self.suggestions.get(token_hash).cloned()
+                crowd.suggestion_of(token_hash)
             } else {
                 None
             },
         }
     }
 
-    /// Drops the suggestions that no longer fit the game (a move was played, or the die rolled).
-    pub(super) fn prune_suggestions(&mut self) {
-        let ply = self.live.rec.moves.len() as u32;
-        let live = &self.live;
-        let before = self.suggestions.len();
-        self.suggestions
-            .retain(|_, mv| live.check_suggestion(ply, mv).is_ok());
-        if self.suggestions.len() != before {
-            self.tally_dirty = true;
-        }
+    /// The game moved on (a move, a roll, the end, another instance's news): suggestions are
+    /// checked against it from now on; a move takes its suggestions with it, a roll drops
+    /// those that no longer fit.
+    pub(super) fn crowd_moved_on(&self) {
+        lock(&self.crowd).moved_on(self.live.suggestion_board());
     }
 }

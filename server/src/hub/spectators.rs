@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use takhte_protocol::{ErrorCode, LiveEntry, ServerMsg};
 
-use super::room::Room;
+use super::crowd::NotTaken;
+use super::room::{Frame, Room};
 use super::{lock, store_refusal, to_text, ConnHandle, Hub};
 use crate::game::{Actor, Live, Refusal, Stage};
 use crate::now_ms;
@@ -45,6 +46,9 @@ impl Hub {
         }
         self.reopen(&room, &mut inner, conn, actor, true, since)
             .await;
+        // From here on its events, counts and tallies come through the feed (the catch-up
+        // above went first on the same queue).
+        conn.feed(&room, inner.live.rec.seq);
         Ok(())
     }
 
@@ -57,47 +61,40 @@ impl Hub {
         ply: u32,
         mv: &str,
     ) -> Result<(), Refusal> {
+        // The crowd's own lock, never the game's: a suggestion never holds up a move.
         let room = self.room(code).await?;
-        let mut inner = room.inner.lock().await;
-        match inner.subs.get(&conn.id) {
-            Some(s) if s.spectator => {}
-            Some(_) => {
-                return Err(Refusal {
-                    code: ErrorCode::NotWatching,
-                    message: "players do not suggest moves".into(),
-                })
+        let taken = room.crowd().suggest(
+            conn.id,
+            &actor.token_hash,
+            ply,
+            mv,
+            self.config.max_suggestions,
+        );
+        match taken {
+            Ok(text) => {
+                self.suggestion_made(&room.code, ply, &actor.token_hash, &text);
+                room.crowd_dirty.store(true, Ordering::Relaxed);
+                Ok(())
             }
-            None => {
-                return Err(Refusal {
-                    code: ErrorCode::NotWatching,
-                    message: "watch the game before suggesting a move".into(),
-                })
-            }
-        }
-        let text = inner.live.check_suggestion(ply, mv)?;
-        if inner.suggestions.get(&actor.token_hash) == Some(&text) {
-            return Err(Refusal {
+            Err(NotTaken::NotWatching) => Err(Refusal {
+                code: ErrorCode::NotWatching,
+                message: "watch the game before suggesting a move (players do not suggest)".into(),
+            }),
+            Err(NotTaken::Duplicate(text)) => Err(Refusal {
                 code: ErrorCode::DuplicateSuggestion,
                 message: format!("you suggest {text} already"),
-            });
-        }
-        let n = inner.changes.get(&actor.token_hash).copied().unwrap_or(0);
-        if n >= self.config.max_suggestions {
-            return Err(Refusal {
+            }),
+            Err(NotTaken::TooMany) => Err(Refusal {
                 code: ErrorCode::TooManySuggestions,
                 message: format!("at most {} suggestions a move", self.config.max_suggestions),
-            });
+            }),
+            Err(NotTaken::Refused(r)) => Err(r),
         }
-        inner.changes.insert(actor.token_hash.clone(), n + 1);
-        self.suggestion_made(&room.code, ply, &actor.token_hash, &text);
-        inner.suggestions.insert(actor.token_hash.clone(), text);
-        inner.tally_dirty = true;
-        room.crowd_dirty.store(true, Ordering::Relaxed);
-        Ok(())
     }
 
     /// Sends the spectator counts and suggestion tallies that changed, at most every
-    /// `crowd_every_ms` per game: one message, serialized once, for all its connections.
+    /// `crowd_every_ms` per game, the latest of each: one message, made once, to the players'
+    /// connections that see it and to the spectators through the feed.
     pub async fn flush_crowds(&self) {
         let now = now_ms();
         let dirty: Vec<Arc<Room>> = lock(&self.rooms)
@@ -106,33 +103,41 @@ impl Hub {
             .cloned()
             .collect();
         for room in dirty {
-            let mut inner = room.inner.lock().await;
-            if now.saturating_sub(inner.flushed_ms) < self.config.crowd_every_ms {
-                continue;
-            }
-            room.crowd_dirty.store(false, Ordering::Relaxed);
-            inner.flushed_ms = now;
-            if std::mem::take(&mut inner.count_dirty) {
-                self.spectators_changed(&room.code, inner.local_spectators());
+            // What to send, taken under the crowd's own lock.
+            let (count, tally) = {
+                let mut crowd = room.crowd();
+                if now.saturating_sub(crowd.flushed_ms) < self.config.crowd_every_ms {
+                    continue;
+                }
+                room.crowd_dirty.store(false, Ordering::Relaxed);
+                crowd.flushed_ms = now;
+                let count =
+                    std::mem::take(&mut crowd.count_dirty).then(|| (crowd.local(), crowd.total()));
+                let tally = std::mem::take(&mut crowd.tally_dirty)
+                    .then(|| (crowd.ply(), crowd.tally().unwrap_or_default()));
+                (count, tally)
+            };
+            let inner = room.inner.lock().await;
+            if let Some((local, total)) = count {
+                self.spectators_changed(&room.code, local);
                 let msg = to_text(&ServerMsg::Crowd {
                     code: room.code.clone(),
-                    spectators: inner.spectators(),
+                    spectators: total,
                 });
-                for sub in inner.subs.values() {
-                    sub.conn.send(Arc::clone(&msg));
-                }
+                self.tell_all(&room, &inner, &msg, None);
             }
-            if std::mem::take(&mut inner.tally_dirty) {
+            if let Some((ply, crowd)) = tally {
                 let msg = to_text(&ServerMsg::Suggestions {
                     code: room.code.clone(),
-                    ply: inner.live.rec.moves.len() as u32,
-                    crowd: inner.crowd().unwrap_or_default(),
+                    ply,
+                    crowd,
                 });
                 for sub in inner.subs.values() {
-                    if inner.sees_suggestions(sub.seat, sub.spectator) {
+                    if !sub.spectator && inner.sees_suggestions(sub.seat, false) {
                         sub.conn.send(Arc::clone(&msg));
                     }
                 }
+                let _ = room.feed.send(Frame { seq: 0, text: msg });
             }
         }
     }

@@ -122,6 +122,21 @@ impl Server {
             .unwrap_or_default()
     }
 
+    /// The server's resident memory (KiB).
+    pub fn rss_kib(&self) -> u64 {
+        std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmRSS:"))?
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or(0)
+    }
+
     /// Sockets the server process holds open (listening one included). A check that cannot
     /// read them fails: it must not pass by seeing none.
     pub fn sockets(&self) -> usize {
