@@ -300,7 +300,16 @@ impl Conn {
                     .saturating_sub(last_message.elapsed())
                     .min(silence.saturating_sub(last_heard.elapsed()))
             };
+            // In this order: a message already come in is read before the silence is judged
+            // (after a command that waited long on the store the wait is already over; the
+            // pings that came in meanwhile count).
             tokio::select! {
+                biased;
+                _ = self.conn.kill.notified() => return,
+                _ = hub.kick_all.notified() => {
+                    bye(&self.conn, CloseReason::Shutdown, "the server lost its message bus; reconnect in a moment".to_string());
+                    return;
+                }
                 msg = stream.next() => {
                     last_heard = Instant::now();
                     if matches!(msg, Some(Ok(Message::Text(_) | Message::Binary(_)))) {
@@ -309,11 +318,6 @@ impl Conn {
                     if let Flow::Close = self.frame(msg).await {
                         return;
                     }
-                }
-                _ = self.conn.kill.notified() => return,
-                _ = hub.kick_all.notified() => {
-                    bye(&self.conn, CloseReason::Shutdown, "the server lost its message bus; reconnect in a moment".to_string());
-                    return;
                 }
                 _ = tokio::time::sleep(wait) => {
                     bye(&self.conn, CloseReason::Idle, if self.actor.is_none() {

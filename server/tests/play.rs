@@ -475,3 +475,52 @@ fn a_create_is_made_once_and_can_be_called_off() {
     }
     assert!(my_games(&mut a).is_empty());
 }
+
+/// A move the store is slow to write (`stall:700`: every move waits 0.7 s, its game locked)
+/// does not get its player closed as silent (silence allowed: 0.5 s), though the player pinged
+/// all along: the pings that came in meanwhile are read before the silence is judged.
+#[test]
+fn a_slow_write_does_not_close_a_player_that_kept_pinging() {
+    let server = Server::scratch_env(
+        &["--silence-ms", "500", "--msgs-per-sec", "200"],
+        &[("TAKHTE_FAULT", "stall:700")],
+    );
+    let (mut w, mut b, code) = open(&server.addr, GameKind::Chess, None, None);
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5",
+    ];
+    for (ply, m) in moves.iter().enumerate() {
+        let ply = ply as u32;
+        let (mover, other) = if ply % 2 == 0 {
+            (&mut w, &mut b)
+        } else {
+            (&mut b, &mut w)
+        };
+        mover.send(&mv(&code, ply, m));
+        // Both keep talking every 100 ms until each has the move.
+        let mut told = [false, false];
+        let t = Instant::now();
+        while told != [true, true] {
+            assert!(
+                t.elapsed() < Duration::from_secs(10),
+                "move {ply} never came"
+            );
+            for (i, c) in [&mut *mover, &mut *other].into_iter().enumerate() {
+                c.send(&ClientMsg::Ping {
+                    nonce: u64::from(ply),
+                });
+                match c.next(Duration::from_millis(50)) {
+                    Next::Msg(ServerMsg::Event {
+                        event: GameEvent::Moved { ply: p, .. },
+                        ..
+                    }) if p == ply => told[i] = true,
+                    Next::Msg(ServerMsg::Bye { reason, message }) => {
+                        panic!("move {ply}: closed: {reason:?} {message}")
+                    }
+                    Next::Closed => panic!("move {ply}: closed"),
+                    _ => {}
+                }
+            }
+        }
+    }
+}

@@ -3,8 +3,10 @@
 //! `before-store` (applied, not written), `after-store` (written, nobody told) or
 //! `before-publish` (written and told to this instance's connections, not yet to the other
 //! instances). `TAKHTE_FAULT=panic:N` makes the N-th move panic while the hub's map of games is
-//! locked (a bug in one request: the server must go on serving every other). Without the
-//! variable nothing happens.
+//! locked (a bug in one request: the server must go on serving every other).
+//! `TAKHTE_FAULT=stall:MS` is not a crash: every move waits MS milliseconds before it is
+//! written, the game locked meanwhile (a store that is slow to answer). Without the variable
+//! nothing happens.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -20,6 +22,8 @@ pub enum Point {
     BeforePublish,
     /// Not a crash: a panic in the request, with a lock held.
     Panic,
+    /// Not a crash: every move waits (the number is milliseconds) before it is written.
+    Stall,
 }
 
 fn spec() -> Option<(Point, u64)> {
@@ -28,6 +32,7 @@ fn spec() -> Option<(Point, u64)> {
         let v = std::env::var("TAKHTE_FAULT").ok()?;
         let (p, n) = v.split_once(':')?;
         let point = match p {
+            "stall" => Point::Stall,
             "before-store" => Point::BeforeStore,
             "after-store" => Point::AfterStore,
             "before-publish" => Point::BeforePublish,
@@ -52,6 +57,14 @@ pub fn at(point: Point, is_move: bool) {
     if p == point && MOVES.load(Ordering::SeqCst) == n {
         eprintln!("takhte-server: fault {point:?} at move {n}: aborting");
         std::process::abort();
+    }
+}
+
+/// How long this request waits before it is written (`stall:MS`; moves only).
+pub fn stall(is_move: bool) -> Option<std::time::Duration> {
+    match spec() {
+        Some((Point::Stall, ms)) if is_move => Some(std::time::Duration::from_millis(ms)),
+        _ => None,
     }
 }
 

@@ -746,6 +746,9 @@ impl Hub {
             events: stored_texts(&texts),
         });
         fault::at(fault::Point::BeforeStore, is_move);
+        if let Some(wait) = fault::stall(is_move) {
+            tokio::time::sleep(wait).await;
+        }
         if fault::panics(is_move) {
             let _rooms = lock(&self.rooms);
             panic!("fault: a panic while the map of games is locked");
