@@ -12,6 +12,7 @@
 //! - [`level`]: what each of the six levels searches; [`play`]: requests to searches and back.
 //! - [`baseline`]: the `greedy` and `random` players for matches; [`arena`] plays matches;
 //!   [`uci`] serves the chess AI over the UCI protocol; [`external`] drives another UCI engine.
+//! - [`wire`]: a request and its answer as text, for a search in a Web Worker.
 
 #![deny(missing_docs)]
 
@@ -29,6 +30,7 @@ pub mod play;
 pub mod search;
 pub mod tt;
 pub mod uci;
+pub mod wire;
 pub mod zobrist;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -16,8 +16,8 @@ pub mod view;
 
 pub use clock::{Clock, TimeControl};
 pub use controller::{
-    Controller, Layout, NewGame, OnlineState, Opponent, Outgoing, Randomness, ScriptedRandomness,
-    SystemRandomness,
+    offload_searches, Controller, Layout, NewGame, Offload, OnlineState, Opponent, Outgoing,
+    Randomness, ScriptedRandomness, SystemRandomness,
 };
 pub use record::{from_record, record_result, to_record, Autosaver, LoadError};
 pub use session::{GameEnd, GameStart, Session, SessionError};

@@ -600,3 +600,105 @@ fn rotate_layout_turns_the_board_to_the_player() {
     g.c.flip();
     assert!(!g.view().flipped);
 }
+
+/// The browser's way: searches handed to another thread as text (`offload_searches`, the Web
+/// Worker's part played here by a thread running `takhte_ai::wire::answer_request`). The
+/// controller's own engine is never asked; each request replays to the position on the board
+/// (dice chess with its start rolls and the face rolled); the answers are played; a request
+/// replaced by a newer one has its late answer dropped.
+#[test]
+fn searches_handed_elsewhere_as_text_play_the_game() {
+    struct Never;
+    impl Engine for Never {
+        fn think(&self, _: &Request, _: &AtomicBool) -> Option<Answer> {
+            panic!("the controller's own engine was asked")
+        }
+    }
+    let asked: Arc<Mutex<Vec<String>>> = Arc::default();
+    let log = Arc::clone(&asked);
+    takhte_game::offload_searches(Some(std::rc::Rc::new(
+        move |text: String, reply: Box<dyn FnOnce(String)>| {
+            log.lock().unwrap().push(text.clone());
+            // The "worker" answers on another thread; the reply is called back on this one.
+            let answer = std::thread::spawn(move || takhte_ai::wire::answer_request(&text))
+                .join()
+                .unwrap();
+            reply(answer);
+        },
+    )));
+    // The computer begins (White) in each game; in chess the human (White) begins and the
+    // computer answers each of two moves, its requests carrying the moves before them.
+    for (kind, rolls) in [
+        (GameKind::Chess, vec![]),
+        (GameKind::DiceChess, vec![5, 2, 4, 1, 6, 3, 4, 4]),
+        (GameKind::Draughts, vec![]),
+        (GameKind::MineChess, vec![]),
+    ] {
+        asked.lock().unwrap().clear();
+        let human = if kind == GameKind::Chess { Side::White } else { Side::Black };
+        let mut game = NewGame::against_computer(kind, 2, human);
+        game.layout = Layout::Fixed;
+        let mut c = Controller::new(
+            game,
+            Arc::new(Never),
+            Box::new(ScriptedRandomness::new(rolls, vec![7])),
+        )
+        .unwrap();
+        let taps: &[(&str, &str)] = if kind == GameKind::Chess {
+            &[("e2", "e4"), ("g1", "f3")]
+        } else {
+            &[]
+        };
+        for (from, to) in taps {
+            c.tap(sq(from, 8));
+            c.tap(sq(to, 8));
+            assert!(c.wait_for_ai(Duration::from_secs(10)), "{kind} after {from}{to}");
+        }
+        // Until it is the human's turn (in dice chess: a roll, then a move).
+        while c.wait_for_ai(Duration::from_secs(10)) {}
+        assert_eq!(c.session().moves().len(), if taps.is_empty() { 1 } else { 4 }, "{kind}");
+        let texts = asked.lock().unwrap().clone();
+        assert!(!texts.is_empty(), "{kind}");
+        // The last request replays to the position before the computer's last move.
+        let last = takhte_ai::wire::Asked::parse(texts.last().unwrap()).unwrap();
+        assert_eq!(
+            last.moves[..],
+            c.session().moves()[..last.moves.len()],
+            "{kind}"
+        );
+        assert_eq!(last.level, 2);
+        assert_eq!(&last.start, c.session().start(), "{kind}");
+    }
+
+    // A request replaced before its answer came: the late answer is dropped.
+    let replies: Arc<Mutex<Vec<Box<dyn FnOnce(String)>>>> = Arc::default();
+    let held = Arc::clone(&replies);
+    takhte_game::offload_searches(Some(std::rc::Rc::new(
+        move |_text: String, reply: Box<dyn FnOnce(String)>| held.lock().unwrap().push(reply),
+    )));
+    let mut game = NewGame::against_computer(GameKind::Chess, 1, Side::White);
+    game.layout = Layout::Fixed;
+    let mut c = Controller::new(
+        game,
+        Arc::new(Never),
+        Box::new(ScriptedRandomness::new(vec![], vec![1])),
+    )
+    .unwrap();
+    c.tap(sq("e2", 8));
+    c.tap(sq("e4", 8));
+    assert!(c.thinking());
+    c.undo();
+    c.tap(sq("d2", 8));
+    c.tap(sq("d4", 8));
+    let mut pending = std::mem::take(&mut *replies.lock().unwrap());
+    assert_eq!(pending.len(), 2, "one request for each position");
+    let newer = pending.pop().unwrap();
+    let older = pending.pop().unwrap();
+    older("move e7e5".to_string()); // legal after e4, and after d4: must not be played
+    c.poll_ai();
+    assert_eq!(c.session().moves().len(), 1, "the late answer was dropped");
+    newer("move d7d5".to_string());
+    c.poll_ai();
+    assert_eq!(c.session().moves(), ["d2d4", "d7d5"]);
+    takhte_game::offload_searches(None);
+}

@@ -1,7 +1,12 @@
 //! The controller's computer player: a search on a worker thread, cancelled when the game
-//! changes, its answer taken in on the UI's thread. Where there are no threads (the browser),
-//! the search runs on the UI's thread at the tick after the one that asked for it, so the
-//! page shows that the computer is thinking before the search starts.
+//! changes, its answer taken in on the UI's thread. In the browser the page hands the searches
+//! to a Web Worker ([`offload_searches`]: the request goes as text, [`takhte_ai::wire`], and
+//! its answer comes back on the UI's thread); where nothing takes them and there are no
+//! threads, the search runs on the UI's thread at the tick after the one that asked for it,
+//! so the page shows that the computer is thinking before the search starts.
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
@@ -13,6 +18,22 @@ use takhte_ai::{Answer, Request};
 use crate::view::Status;
 
 use super::*;
+
+/// Takes a search request as text ([`takhte_ai::wire::Asked::to_text`]) and, some time later on
+/// the same thread, calls the reply with the answer's text ([`takhte_ai::wire::answer_text`]).
+/// A request made while another is out replaces it: the older one's reply may never come.
+pub type Offload = Rc<dyn Fn(String, Box<dyn FnOnce(String)>)>;
+
+thread_local! {
+    static OFFLOAD: RefCell<Option<Offload>> = const { RefCell::new(None) };
+}
+
+/// Sends the searches of this thread's controllers (the UI's thread) to `to`, or, with
+/// `None`, back to the controller's own engine. The browser version sets it to its Web
+/// Worker, so the page never waits for the computer.
+pub fn offload_searches(to: Option<Offload>) {
+    OFFLOAD.with(|o| *o.borrow_mut() = to);
+}
 
 impl Controller {
     pub(super) fn cancel_search(&mut self) {
@@ -43,6 +64,32 @@ impl Controller {
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();
+        if let Some(offload) = OFFLOAD.with(|o| o.borrow().clone()) {
+            let asked = takhte_ai::wire::Asked {
+                start: self.session.start().clone(),
+                moves: self.session.moves()[..self.session.cursor()].to_vec(),
+                level: req.level,
+                seed: req.seed,
+                rolled: req.rolled,
+                movetime_ms: req.movetime_ms,
+            };
+            let game = req.game;
+            offload(
+                asked.to_text(),
+                Box::new(move |text| {
+                    let _ = tx.send(takhte_ai::wire::read_answer(&game, &text));
+                }),
+            );
+            self.pending = Some(Pending {
+                generation: self.generation,
+                purpose,
+                cancel,
+                answer: rx,
+                job: None,
+                ticks: 0,
+            });
+            return;
+        }
         let engine = Arc::clone(&self.engine);
         let flag = Arc::clone(&cancel);
         let search = move || {

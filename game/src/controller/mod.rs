@@ -18,6 +18,7 @@ use super::session::{GameEnd, GameStart, Session, SessionError};
 use super::view::Status;
 
 mod computer;
+pub use computer::{offload_searches, Offload};
 mod online;
 
 /// Who plays the other side.

@@ -115,6 +115,8 @@ struct Shared {
     sent_moves: AtomicU64,
     lateness: Mutex<Vec<u32>>,
     connected: AtomicU64,
+    /// Games whose second player sat down (their creator was told).
+    started: AtomicU64,
     measuring: AtomicBool,
     stop: AtomicBool,
     /// When each move was sent, by (game, ply), in microseconds since `start`.
@@ -331,6 +333,7 @@ async fn player(
                         game = Some((state.code.clone(), g, you));
                     }
                     ServerMsg::Event { event: GameEvent::Seated { .. }, .. } => {
+                        if creator { shared.started.fetch_add(1, Ordering::Relaxed); }
                         if let Some((_, g, you)) = &game {
                             if g.side_to_move() == *you { next_move = plan(&shared); }
                         }
@@ -628,6 +631,7 @@ async fn run(args: Args) {
         sent_moves: AtomicU64::new(0),
         lateness: Mutex::new(Vec::new()),
         connected: AtomicU64::new(0),
+        started: AtomicU64::new(0),
         measuring: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         sent: Mutex::new(HashMap::new()),
@@ -646,6 +650,13 @@ async fn run(args: Args) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let connect_time = t.elapsed();
+    // Every game started (created and joined), then a warm-up of a few seconds.
+    while (shared.started.load(Ordering::Relaxed) as usize) < games
+        && t.elapsed() < Duration::from_secs(90)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let start_time = t.elapsed();
     tokio::time::sleep(Duration::from_secs(3)).await;
     shared.measuring.store(true, Ordering::Relaxed);
     let measure_start = Instant::now();
@@ -678,6 +689,11 @@ async fn run(args: Args) {
     if args.spectators > 0 {
         report_spectators(&args, &shared, &rss_text);
     } else {
+        rss_text = format!(
+            " games started {} in {:.1} s{rss_text}",
+            shared.started.load(Ordering::Relaxed),
+            start_time.as_secs_f64()
+        );
         report_games(&args, &shared, connect_time, elapsed, &rss_text);
     }
     if let Some(p) = seeking {
