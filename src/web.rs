@@ -2,8 +2,8 @@
 //! from, and the link it was opened with (`/join/CODE` seats the player in that game,
 //! `/watch/CODE` opens it to watch). Everything else is the same app as on a device: the same
 //! screens, with the browser's storage (`takhte_store`), WebSocket (`takhte_online::web`) and
-//! a computer player that searches on the page's thread after it has drawn "thinking"
-//! (`takhte_game`).
+//! a computer player that searches in a Web Worker (`web/worker.js` with the `takhte-worker`
+//! WebAssembly; on the page's thread only if the worker cannot run).
 
 #[cfg(target_arch = "wasm32")]
 pub use page::*;
@@ -197,6 +197,115 @@ mod page {
         });
     }
 
+    #[wasm_bindgen]
+    extern "C" {
+        /// The page's side of the worker (index.html): posts `[id, request]` to it.
+        #[wasm_bindgen(js_namespace = window, js_name = takhteThink, catch)]
+        fn post_to_worker(id: u32, request: &str) -> Result<(), JsValue>;
+    }
+
+    /// The request out at the worker: its number, its text, and where its answer goes.
+    type Out = (u32, String, Box<dyn FnOnce(String)>);
+
+    thread_local! {
+        static THINKING: std::cell::RefCell<Option<Out>> = const { std::cell::RefCell::new(None) };
+        static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The worker's answer to request `id` (called by the page). An answer to a request
+    /// replaced since is dropped; `fallback` (the worker could not load) makes the page
+    /// search itself, so the game goes on.
+    #[wasm_bindgen]
+    pub fn thought(id: u32, answer: String) {
+        let Some((_, request, reply)) =
+            THINKING.with(|t| t.borrow_mut().take_if(|(out, _, _)| *out == id))
+        else {
+            return;
+        };
+        if answer == "fallback" {
+            reply(takhte_ai::wire::answer_request(&request));
+        } else {
+            reply(answer);
+        }
+    }
+
+    /// Sends the computer's searches to the page's worker when the page has one (index.html
+    /// defines `window.takhteThink`); otherwise they stay on the page's thread.
+    fn offload_to_worker() {
+        let has_worker = web_sys::window().is_some_and(|w| {
+            js_sys::Reflect::has(&w, &JsValue::from_str("takhteThink")).unwrap_or(false)
+        });
+        if !has_worker {
+            log("takhte: no worker: the computer thinks on the page's thread");
+            return;
+        }
+        takhte_game::offload_searches(Some(std::rc::Rc::new(
+            |request: String, reply: Box<dyn FnOnce(String)>| {
+                let id = NEXT_ID.with(|n| {
+                    n.set(n.get().wrapping_add(1));
+                    n.get()
+                });
+                match post_to_worker(id, &request) {
+                    Ok(()) => THINKING.with(|t| *t.borrow_mut() = Some((id, request, reply))),
+                    Err(_) => reply(takhte_ai::wire::answer_request(&request)),
+                }
+            },
+        )));
+    }
+
+    thread_local! {
+        /// Whether the page's history has the entry pushed for a screen past home.
+        static PUSHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// The page follows the app: its title and language (`lang`, `dir`) are the app's, the
+    /// body's `data-screen` names the screen shown, and a screen past home has an entry in the
+    /// page's history, so the browser's (or Android's) back button steps back in the app
+    /// ([`follow_back_button`]) instead of leaving it.
+    pub fn page_follows(screen: &str, lang: &str, rtl: bool, title: &str) {
+        let Some(d) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        if d.title() != title {
+            d.set_title(title);
+        }
+        if let Some(html) = d.document_element() {
+            let _ = html.set_attribute("lang", lang);
+            let _ = html.set_attribute("dir", if rtl { "rtl" } else { "ltr" });
+        }
+        if let Some(body) = d.body() {
+            let _ = body.set_attribute("data-screen", screen);
+        }
+        // Installing names the app in its language.
+        if let Some(link) = d.get_element_by_id("manifest") {
+            let _ = link.set_attribute("href", &format!("/manifest.{lang}.webmanifest"));
+        }
+        if screen != "home" && !PUSHED.with(|p| p.get()) {
+            let pushed = web_sys::window()
+                .and_then(|w| w.history().ok())
+                .is_some_and(|h| h.push_state(&JsValue::from(1), "").is_ok());
+            PUSHED.with(|p| p.set(pushed));
+        }
+    }
+
+    /// The page's back (`popstate`: the entry [`page_follows`] pushed was left) is the app's
+    /// back button: one screen back, and a new entry if that screen is not home.
+    fn follow_back_button(app: &std::rc::Rc<crate::ui::TakhteApp>) {
+        let weak = std::rc::Rc::downgrade(app);
+        let on_back = Closure::<dyn FnMut()>::new(move || {
+            PUSHED.with(|p| p.set(false));
+            if let Some(app) = weak.upgrade() {
+                use slint::ComponentHandle;
+                app.window.global::<crate::ui::App>().invoke_back_pressed();
+            }
+        });
+        if let Some(w) = web_sys::window() {
+            let _ =
+                w.add_event_listener_with_callback("popstate", on_back.as_ref().unchecked_ref());
+        }
+        on_back.forget();
+    }
+
     fn log(text: &str) {
         web_sys::console::error_1(&JsValue::from_str(text));
     }
@@ -213,6 +322,7 @@ mod page {
                 return Err(JsValue::from_str(&e.to_string()));
             }
         };
+        offload_to_worker();
         mark_frames(&app);
         // A file "saved" from the page would go nowhere the player can find: copying and the
         // share text remain.
@@ -235,6 +345,7 @@ mod page {
         }
         let app = std::rc::Rc::new(app);
         follow_page_size(&app);
+        follow_back_button(&app);
         // The browser's event loop runs on after `run` returns: the app stays, here.
         APP.with(|a| *a.borrow_mut() = Some(std::rc::Rc::clone(&app)));
         if let Err(e) = app.run() {

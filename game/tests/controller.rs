@@ -635,7 +635,11 @@ fn searches_handed_elsewhere_as_text_play_the_game() {
         (GameKind::MineChess, vec![]),
     ] {
         asked.lock().unwrap().clear();
-        let human = if kind == GameKind::Chess { Side::White } else { Side::Black };
+        let human = if kind == GameKind::Chess {
+            Side::White
+        } else {
+            Side::Black
+        };
         let mut game = NewGame::against_computer(kind, 2, human);
         game.layout = Layout::Fixed;
         let mut c = Controller::new(
@@ -652,11 +656,18 @@ fn searches_handed_elsewhere_as_text_play_the_game() {
         for (from, to) in taps {
             c.tap(sq(from, 8));
             c.tap(sq(to, 8));
-            assert!(c.wait_for_ai(Duration::from_secs(10)), "{kind} after {from}{to}");
+            assert!(
+                c.wait_for_ai(Duration::from_secs(10)),
+                "{kind} after {from}{to}"
+            );
         }
         // Until it is the human's turn (in dice chess: a roll, then a move).
         while c.wait_for_ai(Duration::from_secs(10)) {}
-        assert_eq!(c.session().moves().len(), if taps.is_empty() { 1 } else { 4 }, "{kind}");
+        assert_eq!(
+            c.session().moves().len(),
+            if taps.is_empty() { 1 } else { 4 },
+            "{kind}"
+        );
         let texts = asked.lock().unwrap().clone();
         assert!(!texts.is_empty(), "{kind}");
         // The last request replays to the position before the computer's last move.
@@ -671,7 +682,8 @@ fn searches_handed_elsewhere_as_text_play_the_game() {
     }
 
     // A request replaced before its answer came: the late answer is dropped.
-    let replies: Arc<Mutex<Vec<Box<dyn FnOnce(String)>>>> = Arc::default();
+    type Replies = Arc<Mutex<Vec<Box<dyn FnOnce(String)>>>>;
+    let replies: Replies = Arc::default();
     let held = Arc::clone(&replies);
     takhte_game::offload_searches(Some(std::rc::Rc::new(
         move |_text: String, reply: Box<dyn FnOnce(String)>| held.lock().unwrap().push(reply),

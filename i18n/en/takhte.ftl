@@ -42,7 +42,6 @@ layout-face-to-face = Face to face (tablet on a table)
 layout-fixed = Keep the board still
 new-game-start = Start
 new-game-dice-note = The computer plays Black; the start roll decides who begins.
-new-game-level-browser = In the browser the computer thinks for half a second at most, so levels 5 and 6 play a little weaker than in the app.
 
 ## Sides and pieces
 side-white = White

@@ -42,7 +42,6 @@ layout-face-to-face = رودررو (تبلت روی میز)
 layout-fixed = صفحه ثابت بماند
 new-game-start = شروع
 new-game-dice-note = رایانه با سیاه بازی می‌کند؛ تاس شروع تعیین می‌کند چه کسی اول بازی کند.
-new-game-level-browser = در مرورگر، رایانه حداکثر نیم ثانیه فکر می‌کند؛ برای همین سطح‌های ۵ و ۶ کمی ضعیف‌تر از برنامه بازی می‌کنند.
 
 ## Sides and pieces
 side-white = سفید

@@ -37,6 +37,10 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/join/{code}", get(join_page))
         .route("/watch/{code}", get(crate::web::watch_page))
         .route("/app/{*file}", get(crate::web::app_file))
+        .route("/sw.js", get(crate::web::site_file))
+        .route("/manifest.en.webmanifest", get(crate::web::site_file))
+        .route("/manifest.fa.webmanifest", get(crate::web::site_file))
+        .route("/icons/{file}", get(crate::web::site_file))
         .with_state(hub)
 }
 

@@ -491,7 +491,7 @@ fn a_slow_write_does_not_close_a_player_that_kept_pinging() {
     ];
     for (ply, m) in moves.iter().enumerate() {
         let ply = ply as u32;
-        let (mover, other) = if ply % 2 == 0 {
+        let (mover, other) = if ply.is_multiple_of(2) {
             (&mut w, &mut b)
         } else {
             (&mut b, &mut w)

@@ -45,8 +45,13 @@ fn build(dir: &Path) {
     std::fs::write(dir.join("index.html"), "<!doctype html><p>the page</p>").unwrap();
     std::fs::write(app.join("takhte_bg.wasm"), b"\0asm plain").unwrap();
     std::fs::write(app.join("takhte_bg.wasm.gz"), b"\x1f\x8b compressed").unwrap();
+    std::fs::write(app.join("takhte_bg.wasm.br"), b"brotli bytes").unwrap();
     std::fs::write(app.join("takhte.js"), "export default 1;").unwrap();
     std::fs::write(dir.join("secret.txt"), "not served").unwrap();
+    std::fs::write(dir.join("sw.js"), "// the service worker").unwrap();
+    std::fs::write(dir.join("manifest.fa.webmanifest"), "{\"lang\": \"fa\"}").unwrap();
+    std::fs::create_dir_all(dir.join("icons")).unwrap();
+    std::fs::write(dir.join("icons").join("icon-192.png"), b"\x89PNG").unwrap();
 }
 
 #[test]
@@ -69,9 +74,14 @@ fn the_server_serves_the_browser_version() {
         assert_eq!(header(&h, "cache-control"), Some("no-cache"), "{page}");
     }
 
-    // Compressed to a browser that takes gzip, plain to one that does not.
+    // Brotli to a browser that takes it, gzip to one that takes only gzip, plain to one that
+    // takes neither.
     let wasm = "/app/0123abcd/takhte_bg.wasm";
     let (code, h, body) = get(&addr, wasm, "Accept-Encoding: gzip, deflate, br\r\n");
+    assert_eq!(code, 200);
+    assert_eq!(body, b"brotli bytes");
+    assert_eq!(header(&h, "content-encoding"), Some("br"));
+    let (code, h, body) = get(&addr, wasm, "Accept-Encoding: gzip, deflate\r\n");
     assert_eq!(code, 200);
     assert_eq!(body, b"\x1f\x8b compressed");
     assert_eq!(header(&h, "content-encoding"), Some("gzip"));
@@ -96,6 +106,39 @@ fn the_server_serves_the_browser_version() {
         header(&h, "content-type"),
         Some("text/javascript; charset=utf-8")
     );
+
+    // The installable app's files at the top: asked again at each visit (a new build is
+    // found), the icons kept a day; nothing else at the top, nothing hidden under icons/.
+    for (path, kind, body) in [
+        (
+            "/sw.js",
+            "text/javascript; charset=utf-8",
+            &b"// the service worker"[..],
+        ),
+        (
+            "/manifest.fa.webmanifest",
+            "application/manifest+json",
+            &b"{\"lang\": \"fa\"}"[..],
+        ),
+    ] {
+        let (code, h, got) = get(&addr, path, "Accept-Encoding: gzip, br\r\n");
+        assert_eq!((code, got.as_slice()), (200, body), "{path}");
+        assert_eq!(header(&h, "content-type"), Some(kind), "{path}");
+        assert_eq!(header(&h, "cache-control"), Some("no-cache"), "{path}");
+    }
+    let (code, h, got) = get(&addr, "/icons/icon-192.png", "");
+    assert_eq!((code, got.as_slice()), (200, &b"\x89PNG"[..]));
+    assert_eq!(header(&h, "content-type"), Some("image/png"));
+    assert_eq!(header(&h, "cache-control"), Some("public, max-age=86400"));
+    for bad in [
+        "/manifest.en.webmanifest",
+        "/icons/.x",
+        "/icons/..%2Fsw.js",
+        "/icons/",
+        "/index.html.bak",
+    ] {
+        assert_eq!(get(&addr, bad, "").0, 404, "{bad}");
+    }
 
     // Nothing outside app/, nothing missing.
     for bad in [

@@ -63,11 +63,6 @@ pub struct AppState {
 /// Opens the platform's share menu with a title and a text; false when it could not.
 pub type SystemShare = Rc<dyn Fn(&str, &str) -> bool>;
 
-/// The computer's time per move in the browser, where its search holds the page's one thread:
-/// levels 1–4 end by their node budgets well before it; levels 5 and 6 think less than the
-/// app's second (the level screen says so).
-pub const BROWSER_MOVETIME_MS: u64 = 500;
-
 /// The running app: its window and state.
 pub struct TakhteApp {
     /// The main window.
@@ -138,11 +133,8 @@ impl TakhteApp {
             rated_from: Screen::Online,
             rated_game: None,
             engine: Arc::new(Standard),
-            movetime_ms: if cfg!(target_arch = "wasm32") {
-                BROWSER_MOVETIME_MS
-            } else {
-                1000
-            },
+            // The same second in the browser: its searches run in a Web Worker (web.rs).
+            movetime_ms: 1000,
             ng_kind: GameKind::Chess,
             online,
             pending_invite: None,
@@ -577,11 +569,14 @@ impl AppState {
         let t = ui.global::<T>();
         t.set_lang(self.i18n.lang().code().into());
         t.set_rtl(self.i18n.lang().rtl());
+        #[cfg(target_arch = "wasm32")]
+        crate::web::page_follows(
+            self.screen().name(),
+            self.i18n.lang().code(),
+            self.i18n.lang().rtl(),
+            &self.tr("app-name"),
+        );
         let new_game_ui = ui.global::<NewGameProps>();
-        // The browser's computer thinks on the page's thread, and less (BROWSER_MOVETIME_MS).
-        if cfg!(target_arch = "wasm32") {
-            new_game_ui.set_level_note(self.i18n.tr("new-game-level-browser").into());
-        }
         new_game_ui.set_level_labels(ModelRc::new(VecModel::from(
             (1..=6)
                 .map(|n| SharedString::from(self.i18n.number(n)))

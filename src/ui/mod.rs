@@ -8,6 +8,7 @@ pub mod app;
 pub mod back;
 mod board;
 pub mod board_model;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod demo;
 mod home;
 pub mod images;
@@ -16,6 +17,7 @@ pub mod online;
 mod ratings;
 mod rules;
 mod saved;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod screenshot;
 mod settings;
 pub mod share;

@@ -15,11 +15,34 @@ use serde_json::{json, Value};
 pub struct Driver {
     child: Child,
     port: u16,
+    _turn: Turn,
+}
+
+/// The browser tests run side by side, except one that measures the page's frames, which runs
+/// alone ([`Driver::start_alone`]): another browser drawing beside it would be measured too.
+static TURNS: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+#[allow(dead_code)]
+enum Turn {
+    Shared(std::sync::RwLockReadGuard<'static, ()>),
+    Alone(std::sync::RwLockWriteGuard<'static, ()>),
 }
 
 impl Driver {
     /// Starts `chromedriver` on a free port of loopback.
     pub fn start() -> Driver {
+        let turn = Turn::Shared(TURNS.read().unwrap_or_else(|e| e.into_inner()));
+        Driver::start_with(turn)
+    }
+
+    /// As [`Driver::start`], once no other browser test runs, and none starts until it ends.
+    #[allow(dead_code)]
+    pub fn start_alone() -> Driver {
+        let turn = Turn::Alone(TURNS.write().unwrap_or_else(|e| e.into_inner()));
+        Driver::start_with(turn)
+    }
+
+    fn start_with(turn: Turn) -> Driver {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -31,7 +54,11 @@ impl Driver {
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver (Debian's chromium-driver) must be installed");
-        let d = Driver { child, port };
+        let d = Driver {
+            child,
+            port,
+            _turn: turn,
+        };
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
             if let Ok(v) = d.call("GET", "/status", None) {
@@ -186,6 +213,20 @@ impl Session<'_> {
     /// Opens `url`.
     pub fn open(&self, url: &str) {
         self.call("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// The browser's back button.
+    pub fn back(&self) {
+        self.call("POST", "/back", Some(json!({})));
+    }
+
+    /// A DevTools protocol command on the page (`Page.getInstallabilityErrors`, …): its result.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.call(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": cmd, "params": params})),
+        )
     }
 
     /// Reloads the page.
