@@ -311,8 +311,16 @@ mod page {
     }
 
     /// The page's entry point: the app in the page's canvas, opened on the page's link.
+    /// A named point on the page's timeline (`performance.mark`), for the measurements.
+    fn mark(name: &str) {
+        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = p.mark(name);
+        }
+    }
+
     #[wasm_bindgen(start)]
     pub fn start() -> Result<(), JsValue> {
+        mark("takhte-start");
         std::panic::set_hook(Box::new(|info| log(&format!("takhte: {info}"))));
         let app = match crate::ui::TakhteApp::new(Some(PathBuf::from(DATA_DIR))) {
             Ok(app) => app,
@@ -322,6 +330,7 @@ mod page {
                 return Err(JsValue::from_str(&e.to_string()));
             }
         };
+        mark("takhte-built");
         offload_to_worker();
         mark_frames(&app);
         // A file "saved" from the page would go nowhere the player can find: copying and the
