@@ -725,7 +725,25 @@ fn the_app_installs_and_plays_offline() {
     s.click("Continue");
     let p = until(&s, "the resumed game", |p| p["screen"] == "game");
     assert_eq!(moves(&p), before, "the game played offline was kept");
+    // Online play says there is no connection, and connects by itself when the network is
+    // back. (The resumed game goes back to the saved games, then home: one screen a press.)
+    s.back();
+    until(&s, "the saved games", |p| p["screen"] == "saved");
+    s.back();
+    until(&s, "the home screen", |p| p["screen"] == "home");
+    s.click("Play online with a friend");
+    until(&s, "the online screen", |p| p["screen"] == "online");
+    let server = format!("http://{addr}");
+    s.wait("the offline line", || {
+        s.locate(&format!(
+            "Offline: \u{2068}{server}\u{2069} cannot be reached"
+        ))
+        .or_else(|| s.locate(&format!("Offline: {server} cannot be reached")))
+    });
+    assert_eq!(s.probe()["connected"], false);
+    shoot(&s, "online-offline-en-phone");
     s.network(false, 0, 0);
+    until(&s, "connected again by itself", |p| p["connected"] == true);
 }
 
 /// A new build on the server: the open app fetches it while a game is being played and does
@@ -788,6 +806,17 @@ fn a_new_build_is_offered_between_games_and_the_old_one_removed() {
         words.as_str().unwrap_or("").contains("new version"),
         "{words}"
     );
+    shoot(&s, "update-offer-en-phone");
+    // The offer's Persian words, for the eye (the page's language set by hand, then back).
+    s.js("document.documentElement.lang = 'fa'; return 0;");
+    s.wait("the Persian offer", || {
+        let t = s.js("return document.getElementById('update').textContent;");
+        t.as_str()
+            .is_some_and(|t| t.contains("نسخه‌ی تازه"))
+            .then_some(())
+    });
+    shoot(&s, "update-offer-fa-phone");
+    s.js("document.documentElement.lang = 'en'; return 0;");
     s.js("document.getElementById('update-now').click(); return 0;");
     s.wait("the app on the new build", || {
         let b = s.js("return document.readyState === 'complete' && document.body.getAttribute('data-takhte-frame') ? 1 : null;");
