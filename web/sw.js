@@ -21,9 +21,11 @@ const FILES = [
 ];
 
 self.addEventListener("install", (e) => {
-  // `reload`: past the browser's own HTTP cache, so the page kept is the one naming BUILD.
-  e.waitUntil(caches.open(CACHE).then((c) =>
-    c.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))));
+  // A build's files from the browser's own HTTP cache when the page has just loaded them (they
+  // never change under their name: no second download on a first visit); the page and the
+  // manifests asked of the server again, so the page kept is the one naming BUILD.
+  const asked = (f) => new Request(f, { cache: f.startsWith("/app/") ? "default" : "no-cache" });
+  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES.map(asked))));
 });
 
 self.addEventListener("activate", (e) => {
