@@ -310,7 +310,6 @@ mod page {
         web_sys::console::error_1(&JsValue::from_str(text));
     }
 
-    /// The page's entry point: the app in the page's canvas, opened on the page's link.
     /// A named point on the page's timeline (`performance.mark`), for the measurements.
     fn mark(name: &str) {
         if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
@@ -318,6 +317,7 @@ mod page {
         }
     }
 
+    /// The page's entry point: the app in the page's canvas, opened on the page's link.
     #[wasm_bindgen(start)]
     pub fn start() -> Result<(), JsValue> {
         mark("takhte-start");

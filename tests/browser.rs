@@ -155,8 +155,7 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
     for i in 0..3 {
         let p = player.probe();
         let mv = plain_move(&p, i);
-        player.click(&mv[0..2]);
-        player.click(&mv[2..4]);
+        click_move(&player, &mv);
         until(&player, "the bot's answer", |p| moves(p).len() == 2 * i + 2);
         assert_eq!(
             moves(&player.probe())[2 * i],
@@ -176,8 +175,7 @@ fn a_friend_joins_by_link_plays_a_bot_a_spectator_suggests_and_a_reload_resumes(
     // server's tally comes back as an arrow), not a move.
     let p = watcher.probe();
     let mv = plain_move(&p, 0);
-    watcher.click(&mv[0..2]);
-    watcher.click(&mv[2..4]);
+    click_move(&watcher, &mv);
     until(&watcher, "the suggestion's arrow", |p| {
         p["arrows"].as_u64() == Some(1)
     });
@@ -262,8 +260,7 @@ fn a_spectator_who_leaves_the_page_stops_counting() {
     // A move on: still nobody.
     let p = player.probe();
     let mv = plain_move(&p, 0);
-    player.click(&mv[0..2]);
-    player.click(&mv[2..4]);
+    click_move(&player, &mv);
     until(&player, "the bot's answer", |p| moves(p).len() >= 2);
     assert_eq!(player.probe()["spectators"], 0);
     player.click("More");
@@ -507,19 +504,14 @@ fn figures() {
     for level in [1, 2, 3, 4, 5, 6] {
         let s = driver.session(412, 915, "en-US");
         open_app(&s, &format!("http://{addr}/"));
-        s.click("Chess");
-        s.click("Against the computer");
-        s.click(&format!("Level {level}"));
-        s.click("Start");
-        until(&s, "the board", |p| p["screen"] == "game");
+        new_computer_game(&s, level);
         let mut answers = Vec::new();
         let (mut longest, mut thinking) = (0.0f64, 0.0f64);
         for i in 0..4 {
             let p = s.probe();
             let mv = plain_move(&p, i);
             let t0 = Instant::now();
-            s.click(&mv[0..2]);
-            s.click(&mv[2..4]);
+            click_move(&s, &mv);
             let r = frames_until_answer(&s, 2 * i + 2);
             answers.push(t0.elapsed().as_millis());
             thinking = thinking.max(r[1].as_f64().unwrap_or(0.0));
@@ -657,16 +649,26 @@ fn kept(s: &Session) {
     });
 }
 
-/// A game against the computer at `level`: the board, then White's e2e4 and the answer.
-fn computer_game(s: &Session, level: u8) {
+/// From the home screen, a new chess game against the computer at `level`, on the board.
+fn new_computer_game(s: &Session, level: u8) {
     s.click("Chess");
     s.click("Against the computer");
     s.click(&format!("Level {level}"));
     s.click("Start");
     until(s, "the board", |p| p["screen"] == "game");
-    s.click("e2");
-    s.click("e4");
+}
+
+/// A game against the computer at `level`: the board, then White's e2e4 and the answer.
+fn computer_game(s: &Session, level: u8) {
+    new_computer_game(s, level);
+    click_move(s, "e2e4");
     until(s, "the computer's answer", |p| moves(p).len() == 2);
+}
+
+/// A move (`e2e4`) by two clicks on the board.
+fn click_move(s: &Session, mv: &str) {
+    s.click(&mv[0..2]);
+    s.click(&mv[2..4]);
 }
 
 /// Installable: Chromium's own check finds nothing missing; the manifest's icons are there at
@@ -784,8 +786,7 @@ fn a_new_build_is_offered_between_games_and_the_old_one_removed() {
     assert_eq!(offer_hidden(), true, "no offer during a game");
     let p = s.probe();
     let mv = plain_move(&p, 1);
-    s.click(&mv[0..2]);
-    s.click(&mv[2..4]);
+    click_move(&s, &mv);
     let p = until(&s, "the game going on", |p| moves(p).len() == 4);
     assert_eq!(
         page_build(&s),
@@ -851,11 +852,7 @@ fn the_page_keeps_drawing_while_level_6_thinks() {
     let s = driver.session(412, 915, "en-US");
     open_app(&s, &format!("http://{addr}/"));
     until(&s, "the home screen", |p| p["screen"] == "home");
-    s.click("Chess");
-    s.click("Against the computer");
-    s.click("Level 6");
-    s.click("Start");
-    until(&s, "the board", |p| p["screen"] == "game");
+    new_computer_game(&s, 6);
     // The page with nobody thinking, for comparison.
     let idle = s.js("return await new Promise((done) => { const gaps = []; let last = performance.now(); \
           const t0 = last; const f = (t) => { gaps.push(t - last); last = t; \
@@ -866,8 +863,7 @@ fn the_page_keeps_drawing_while_level_6_thinks() {
     for i in 0..5 {
         let p = s.probe();
         let mv = plain_move(&p, i);
-        s.click(&mv[0..2]);
-        s.click(&mv[2..4]);
+        click_move(&s, &mv);
         // Measured in the page, which looks for the answer itself (the driver's own calls
         // run on the page's thread too): every gap between frames until the answer is there.
         let t0 = Instant::now();

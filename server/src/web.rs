@@ -27,6 +27,10 @@ use axum::response::{IntoResponse, Response};
 
 use crate::hub::Hub;
 
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "not found\n").into_response()
+}
+
 /// The content type of a built file, by its extension.
 pub fn content_type(name: &str) -> &'static str {
     match name.rsplit('.').next().unwrap_or("") {
@@ -47,7 +51,12 @@ pub fn content_type(name: &str) -> &'static str {
 /// The file under `dir/app` that `rel` names, or `None` for a name that could leave it (or
 /// that holds anything but letters, digits, `.`, `-`, `_` and `/` between parts).
 pub fn app_path(dir: &Path, rel: &str) -> Option<PathBuf> {
-    let mut path = dir.join("app");
+    plain_path(dir.join("app"), rel)
+}
+
+/// The file under `base` that `rel` names, on the terms of [`app_path`].
+fn plain_path(base: PathBuf, rel: &str) -> Option<PathBuf> {
+    let mut path = base;
     for part in rel.split('/') {
         let fine = !part.is_empty()
             && !part.starts_with('.')
@@ -146,7 +155,7 @@ async fn send_file(path: &Path, headers: &HeaderMap, cache: &'static str) -> Res
         body = read_cached(path).await;
     }
     let Some(body) = body else {
-        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+        return not_found();
     };
     let mut r = body.into_response();
     let h = r.headers_mut();
@@ -213,21 +222,19 @@ pub async fn site_file(
     State(hub): State<Arc<Hub>>,
 ) -> Response {
     let Some(dir) = hub.config.web_dir.clone() else {
-        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+        return not_found();
     };
     let path = uri.path();
     let (file, cache) = match path {
         "/sw.js" | "/manifest.en.webmanifest" | "/manifest.fa.webmanifest" => {
             (dir.join(&path[1..]), "no-cache")
         }
-        _ => match path.strip_prefix("/icons/").filter(|n| {
-            !n.is_empty()
-                && !n.starts_with('.')
-                && n.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
-        }) {
-            Some(name) => (dir.join("icons").join(name), "public, max-age=86400"),
-            None => return (StatusCode::NOT_FOUND, "not found\n").into_response(),
+        _ => match path
+            .strip_prefix("/icons/")
+            .and_then(|name| plain_path(dir.join("icons"), name))
+        {
+            Some(file) => (file, "public, max-age=86400"),
+            None => return not_found(),
         },
     };
     send_file(&file, &headers, cache).await
@@ -241,11 +248,11 @@ pub async fn app_file(
     State(hub): State<Arc<Hub>>,
 ) -> Response {
     let Some(dir) = hub.config.web_dir.clone() else {
-        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+        return not_found();
     };
     match app_path(&dir, &file) {
         Some(path) => send_file(&path, &headers, "public, max-age=31536000, immutable").await,
-        None => (StatusCode::NOT_FOUND, "not found\n").into_response(),
+        None => not_found(),
     }
 }
 

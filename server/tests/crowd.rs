@@ -26,6 +26,18 @@ type Ws = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 /// One test at a time: each loads the machine, and measures.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// A server that lets one address bring a crowd, and lets it talk.
+fn crowd_server() -> Server {
+    Server::scratch(&[
+        "--max-conns-per-ip",
+        "100000",
+        "--max-spectators",
+        "100000",
+        "--msgs-per-sec",
+        "1000",
+    ])
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -299,14 +311,7 @@ async fn spectator(
 #[test]
 fn players_do_not_wait_for_two_thousand_spectators() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let server = Server::scratch(&[
-        "--max-conns-per-ip",
-        "100000",
-        "--max-spectators",
-        "100000",
-        "--msgs-per-sec",
-        "1000",
-    ]);
+    let server = crowd_server();
     // The players on this thread alone.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -489,14 +494,7 @@ fn a_spectator_that_stops_reading_holds_nobody_back() {
 #[test]
 fn the_tally_comes_a_few_times_a_second_with_exact_counts() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let server = Server::scratch(&[
-        "--max-conns-per-ip",
-        "100000",
-        "--max-spectators",
-        "100000",
-        "--msgs-per-sec",
-        "1000",
-    ]);
+    let server = crowd_server();
     let rt = runtime();
     rt.block_on(async {
         let addr = server.addr.clone();

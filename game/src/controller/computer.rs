@@ -64,45 +64,27 @@ impl Controller {
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();
-        if let Some(offload) = OFFLOAD.with(|o| o.borrow().clone()) {
-            let asked = takhte_ai::wire::Asked {
-                start: self.session.start().clone(),
-                moves: self.session.moves()[..self.session.cursor()].to_vec(),
-                level: req.level,
-                seed: req.seed,
-                rolled: req.rolled,
-                movetime_ms: req.movetime_ms,
-            };
-            let game = req.game;
-            offload(
-                asked.to_text(),
-                Box::new(move |text| {
-                    let _ = tx.send(takhte_ai::wire::read_answer(&game, &text));
-                }),
-            );
-            self.pending = Some(Pending {
-                generation: self.generation,
-                purpose,
-                cancel,
-                answer: rx,
-                job: None,
-                ticks: 0,
-            });
-            return;
-        }
-        let engine = Arc::clone(&self.engine);
-        let flag = Arc::clone(&cancel);
-        let search = move || {
-            let answer = engine.think(&req, &flag);
-            let _ = tx.send(answer);
+        let job = match OFFLOAD.with(|o| o.borrow().clone()) {
+            Some(offload) => {
+                let asked = takhte_ai::wire::Asked {
+                    start: self.session.start().clone(),
+                    moves: self.session.moves()[..self.session.cursor()].to_vec(),
+                    level: req.level,
+                    seed: req.seed,
+                    rolled: req.rolled,
+                    movetime_ms: req.movetime_ms,
+                };
+                let game = req.game;
+                offload(
+                    asked.to_text(),
+                    Box::new(move |text| {
+                        let _ = tx.send(takhte_ai::wire::read_answer(&game, &text));
+                    }),
+                );
+                None
+            }
+            None => self.search_job(req, &cancel, tx),
         };
-        #[cfg(not(target_arch = "wasm32"))]
-        let job: Option<Box<dyn FnOnce() + Send>> = {
-            std::thread::spawn(search);
-            None
-        };
-        #[cfg(target_arch = "wasm32")]
-        let job: Option<Box<dyn FnOnce() + Send>> = Some(Box::new(search));
         self.pending = Some(Pending {
             generation: self.generation,
             purpose,
@@ -111,6 +93,31 @@ impl Controller {
             job,
             ticks: 0,
         });
+    }
+
+    /// The controller's own engine on `req`: on a thread of its own (`None` comes back), or,
+    /// where there are no threads, the search to run at a later tick.
+    fn search_job(
+        &self,
+        req: Request,
+        cancel: &Arc<AtomicBool>,
+        tx: std::sync::mpsc::Sender<Option<takhte_ai::Answer>>,
+    ) -> Option<Box<dyn FnOnce() + Send>> {
+        let engine = Arc::clone(&self.engine);
+        let flag = Arc::clone(cancel);
+        let search = move || {
+            let answer = engine.think(&req, &flag);
+            let _ = tx.send(answer);
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            std::thread::spawn(search);
+            None
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            Some(Box::new(search))
+        }
     }
 
     pub(super) fn maybe_start_ai(&mut self) {

@@ -198,13 +198,6 @@ impl Live {
         }
     }
 
-    /// A spectator's suggestion for the move at `ply`, checked: the game is in play, the ply
-    /// is the one now, and the move is legal for the side to move (dice chess: a pawn move with
-    /// the face rolled, or a king move before the roll). Returns the move's machine text.
-    pub fn check_suggestion(&self, ply: u32, text: &str) -> Result<String, Refusal> {
-        self.suggestion_board().check(ply, text)
-    }
-
     /// What suggestions are checked against now (a copy: checking takes no lock of the game).
     pub fn suggestion_board(&self) -> SuggestionBoard {
         let closed = if self.rec.end.is_some() {

@@ -124,17 +124,19 @@ impl Server {
 
     /// The server's resident memory (KiB).
     pub fn rss_kib(&self) -> u64 {
+        self.status_kib("VmRSS:").unwrap_or(0)
+    }
+
+    /// A `… kB` field of the server's `/proc/PID/status`.
+    fn status_kib(&self, field: &str) -> Option<u64> {
         std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
+            .ok()?
+            .lines()
+            .find(|l| l.starts_with(field))?
+            .split_whitespace()
+            .nth(1)?
+            .parse()
             .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find(|l| l.starts_with("VmRSS:"))?
-                    .split_whitespace()
-                    .nth(1)?
-                    .parse()
-                    .ok()
-            })
-            .unwrap_or(0)
     }
 
     /// Sockets the server process holds open (listening one included). A check that cannot
@@ -156,14 +158,9 @@ impl Server {
 
     /// The server's peak resident memory, in MB. A check that cannot read it fails.
     pub fn peak_mb(&self) -> u64 {
-        let s = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
-            .expect("the server's memory can be read (/proc)");
-        let kb = s
-            .lines()
-            .find(|l| l.starts_with("VmHWM:"))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<u64>().ok())
-            .expect("/proc/PID/status has VmHWM");
+        let kb = self
+            .status_kib("VmHWM:")
+            .expect("the server's peak memory can be read (/proc/PID/status, VmHWM)");
         assert!(kb > 0, "a server uses some memory");
         kb / 1024
     }
