@@ -125,23 +125,21 @@ pub mod castle {
     pub const BLACK_QUEEN: u8 = 8;
 }
 
-/// A fixed-capacity list of moves, so that generation does not allocate.
+/// A fixed-capacity list of moves, so that generation does not allocate. Its slots are left
+/// uninitialised until a move is pushed (filling 256 moves at every node cost a fifth of the
+/// generation time).
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; 256],
+    moves: [std::mem::MaybeUninit<Move>; 256],
     len: usize,
 }
 
 impl MoveList {
     /// An empty list.
+    #[inline(always)]
     pub fn new() -> MoveList {
-        let none = Move {
-            from: Square(0),
-            to: Square(0),
-            promotion: None,
-        };
         MoveList {
-            moves: [none; 256],
+            moves: [std::mem::MaybeUninit::uninit(); 256],
             len: 0,
         }
     }
@@ -149,14 +147,17 @@ impl MoveList {
     #[inline(always)]
     fn push(&mut self, m: Move) {
         if self.len < 256 {
-            self.moves[self.len] = m;
+            self.moves[self.len] = std::mem::MaybeUninit::new(m);
             self.len += 1;
         }
     }
 
     /// The moves as a slice.
+    #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` slots were written by `push` (and never the others read);
+        // `MaybeUninit<Move>` has the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     /// The number of moves.
@@ -175,6 +176,11 @@ impl Default for MoveList {
         MoveList::new()
     }
 }
+
+/// The a-file of a board of up to ten ranks.
+const FILE_A: Bitboard = 0x0101_0101_0101_0101_0101;
+/// The h-file of a board of up to ten ranks.
+const FILE_H: Bitboard = FILE_A << 7;
 
 /// Where the side to move's pieces may go: within a check's line (or anywhere without one),
 /// and a pinned piece only along its pin.
@@ -415,8 +421,8 @@ impl Board {
         them & ((PAWN_ATTACKS[by.opponent().index()][sq] & self.kinds[Kind::Pawn as usize])
             | (KNIGHT[sq] & self.kinds[Kind::Knight as usize])
             | (KING[sq] & self.kinds[Kind::King as usize])
-            | (rook_attacks(sq, occupied) & rq)
-            | (bishop_attacks(sq, occupied) & bq))
+            | (rook_attacks_on(self.ranks, sq, occupied) & rq)
+            | (bishop_attacks_on(self.ranks, sq, occupied) & bq))
     }
 
     /// Whether `side`'s king is attacked.
@@ -443,28 +449,33 @@ impl Board {
     }
 
     fn push_pawn_move(&self, list: &mut MoveList, from: usize, to: usize) {
+        if (to / 8) as u8 == self.last_rank(self.side) {
+            self.push_promotions(list, from, to);
+        } else {
+            list.push(Move {
+                from: Square(from as u8),
+                to: Square(to as u8),
+                promotion: None,
+            });
+        }
+    }
+
+    /// A pawn's move onto the last rank: one move per piece it may become.
+    fn push_promotions(&self, list: &mut MoveList, from: usize, to: usize) {
         let (from, to) = (Square(from as u8), Square(to as u8));
-        if to.rank() == self.last_rank(self.side) {
-            if self.variant.promotion_choice {
-                for k in [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight] {
-                    list.push(Move {
-                        from,
-                        to,
-                        promotion: Some(k),
-                    });
-                }
-            } else {
+        if self.variant.promotion_choice {
+            for k in [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight] {
                 list.push(Move {
                     from,
                     to,
-                    promotion: Some(Kind::Queen),
+                    promotion: Some(k),
                 });
             }
         } else {
             list.push(Move {
                 from,
                 to,
-                promotion: None,
+                promotion: Some(Kind::Queen),
             });
         }
     }
@@ -556,57 +567,109 @@ impl Board {
         for from in squares((self.kinds[Kind::Bishop as usize] | queens) & own) {
             push(
                 from,
-                bishop_attacks(from, occ) & !own & limits.allowed(from),
+                bishop_attacks_on(self.ranks, from, occ) & !own & limits.allowed(from),
             );
         }
         for from in squares((self.kinds[Kind::Rook as usize] | queens) & own) {
-            push(from, rook_attacks(from, occ) & !own & limits.allowed(from));
+            push(
+                from,
+                rook_attacks_on(self.ranks, from, occ) & !own & limits.allowed(from),
+            );
         }
     }
 
-    /// The pawns' moves: steps, double steps, captures, promotions and en passant.
+    /// The pawns' moves: steps, double steps, captures, promotions and en passant. The pawns
+    /// that are not pinned move as one set (a shift of the whole set per kind of move); a pinned
+    /// pawn moves alone, along its pin.
     fn generate_pawns(&self, list: &mut MoveList, limits: &Limits) {
         let us = self.side;
         let enemy = self.sides[us.opponent().index()];
         let occ = self.sides[us.index()] | enemy;
-        let mask = self.mask();
+        let empty = !occ & self.mask();
+        let pawns = self.pieces(us, Kind::Pawn);
+        let free = pawns & !limits.pinned;
+        let white = us == Side::White;
+        // One step forward, towards the opponent; `back` undoes it on a destination square.
+        let ahead = |set: Bitboard| if white { set << 8 } else { set >> 8 };
+        let third = rank_mask(if white { 2 } else { self.ranks - 3 });
+        let last = rank_mask(self.last_rank(us));
+
+        let single = ahead(free) & empty;
+        let double = ahead(single & third) & empty & limits.check_mask;
+        let single = single & limits.check_mask;
+        // Captures towards the a-file side and towards the h-file side.
+        let (west, east) = if white {
+            ((free & !FILE_A) << 7, (free & !FILE_H) << 9)
+        } else {
+            ((free & !FILE_A) >> 9, (free & !FILE_H) >> 7)
+        };
+        let targets = enemy & limits.check_mask;
+        let from_of = |to: usize, delta: i32| (to as i32 - delta) as usize;
+        let fwd: i32 = if white { 8 } else { -8 };
+        for (set, delta) in [
+            (single, fwd),
+            (west & targets, fwd - 1),
+            (east & targets, fwd + 1),
+        ] {
+            for to in squares(set & last) {
+                self.push_promotions(list, from_of(to, delta), to);
+            }
+            for to in squares(set & !last) {
+                list.push(Move {
+                    from: Square(from_of(to, delta) as u8),
+                    to: Square(to as u8),
+                    promotion: None,
+                });
+            }
+        }
+        for to in squares(double) {
+            list.push(Move {
+                from: Square(from_of(to, 2 * fwd) as u8),
+                to: Square(to as u8),
+                promotion: None,
+            });
+        }
+        for from in squares(pawns & limits.pinned) {
+            self.pinned_pawn(list, from, limits.allowed(from));
+        }
+        if let Some(ep) = self.ep.filter(|_| self.variant.en_passant) {
+            let capturers = PAWN_ATTACKS[us.opponent().index()][ep.index()] & pawns;
+            for from in squares(capturers) {
+                let mv = Move {
+                    from: Square(from as u8),
+                    to: ep,
+                    promotion: None,
+                };
+                if self.ep_is_safe(mv) {
+                    list.push(mv);
+                }
+            }
+        }
+    }
+
+    /// The moves of one pinned pawn, each within `ok` (its pin line and any check's line);
+    /// en passant is left to [`Board::generate_pawns`].
+    fn pinned_pawn(&self, list: &mut MoveList, from: usize, ok: Bitboard) {
+        let us = self.side;
+        let enemy = self.sides[us.opponent().index()];
+        let occ = self.sides[us.index()] | enemy;
         let forward: i32 = if us == Side::White { 8 } else { -8 };
         let start_rank = if us == Side::White { 1 } else { self.ranks - 2 };
-        for from in squares(self.pieces(us, Kind::Pawn)) {
-            let ok = limits.allowed(from);
-            let one = from as i32 + forward;
-            if (0..(8 * self.ranks as i32)).contains(&one) && occ & bit(one as usize) == 0 {
-                let one = one as usize;
-                if ok & bit(one) != 0 {
-                    self.push_pawn_move(list, from, one);
-                }
-                if (from / 8) as u8 == start_rank {
-                    let two = (one as i32 + forward) as usize;
-                    if occ & bit(two) == 0 && ok & bit(two) != 0 {
-                        list.push(Move {
-                            from: Square(from as u8),
-                            to: Square(two as u8),
-                            promotion: None,
-                        });
-                    }
+        let one = from as i32 + forward;
+        if (0..(8 * self.ranks as i32)).contains(&one) && occ & bit(one as usize) == 0 {
+            let one = one as usize;
+            if ok & bit(one) != 0 {
+                self.push_pawn_move(list, from, one);
+            }
+            if (from / 8) as u8 == start_rank {
+                let two = (one as i32 + forward) as usize;
+                if occ & bit(two) == 0 && ok & bit(two) != 0 {
+                    self.push_pawn_move(list, from, two);
                 }
             }
-            for to in squares(PAWN_ATTACKS[us.index()][from] & enemy & ok & mask) {
-                self.push_pawn_move(list, from, to);
-            }
-            if let Some(ep) = self.ep {
-                if self.variant.en_passant && PAWN_ATTACKS[us.index()][from] & bit(ep.index()) != 0
-                {
-                    let mv = Move {
-                        from: Square(from as u8),
-                        to: ep,
-                        promotion: None,
-                    };
-                    if self.ep_is_safe(mv) {
-                        list.push(mv);
-                    }
-                }
-            }
+        }
+        for to in squares(PAWN_ATTACKS[us.index()][from] & enemy & ok & self.mask()) {
+            self.push_pawn_move(list, from, to);
         }
     }
 
