@@ -16,6 +16,9 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use takhte_rules::{chess, dice, draughts, mine, perft::perft, Rules};
 
+/// A perft run to time.
+type Run = Box<dyn Fn() -> u64>;
+
 fn time(f: impl FnOnce() -> u64) -> (u64, Duration) {
     let t = Instant::now();
     let n = std::hint::black_box(f());
@@ -93,7 +96,7 @@ fn main() {
         a / b
     );
 
-    let others: [(&str, Box<dyn Fn() -> u64>); 3] = [
+    let others: [(&str, Run); 3] = [
         (
             "draughts start, depth 7",
             Box::new(move || draughts::Position::start().perft(7 - less)),
