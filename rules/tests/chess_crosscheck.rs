@@ -1,13 +1,15 @@
 //! Cross-checks the chess rules against shakmaty, an independent move generator: for more than
 //! 10,000 positions reached by seeded random playouts, the legal move sets, the SAN of every move,
-//! the FEN and checkmate/stalemate agree.
+//! the FEN, the tactical moves alone (captures and queen promotions) and checkmate/stalemate
+//! agree.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
-use takhte_rules::{chess::Position, Rules};
+use takhte_rules::chess::{Board, Kind, Move, MoveList, Position};
+use takhte_rules::{mine, Rules};
 
 const STARTS: [&str; 6] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -22,6 +24,42 @@ fn shak(fen: &str) -> Chess {
     let f: Fen = fen.parse().expect("shakmaty parses our FEN");
     f.into_position(CastlingMode::Standard)
         .expect("shakmaty accepts our position")
+}
+
+/// The board's tactical moves ([`Board::generate_tactical`]).
+fn tactical_moves(b: &Board) -> Vec<Move> {
+    let mut list = MoveList::new();
+    b.generate_tactical(&mut list);
+    list.as_slice().to_vec()
+}
+
+/// The board's legal moves that capture or promote to a queen, in the generator's order.
+fn filtered(b: &Board) -> Vec<Move> {
+    b.legal_moves()
+        .into_iter()
+        .filter(|&m| b.is_capture(m) || m.promotion == Some(Kind::Queen))
+        .collect()
+}
+
+/// On the 8×10 board of minesweeper chess (mines aside), the tactical moves are the full list's
+/// captures and queen promotions, in its order, along seeded random playouts.
+#[test]
+fn tactical_moves_on_the_ten_rank_board() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut checked = 0;
+    for _game in 0..60 {
+        let mut b = *mine::Position::start(0).board();
+        for _ply in 0..300 {
+            let all = b.legal_moves();
+            assert_eq!(tactical_moves(&b), filtered(&b), "{b:?}");
+            checked += 1;
+            if all.is_empty() {
+                break;
+            }
+            b.apply(all[rng.gen_range(0..all.len())]);
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
 }
 
 #[test]
@@ -54,6 +92,28 @@ fn legal_moves_san_and_fen_agree_with_shakmaty() {
             a.sort();
             b.sort();
             assert_eq!(a, b, "legal moves differ in {fen}");
+            // The tactical moves alone: shakmaty's captures and queen promotions.
+            let mut tactical: Vec<String> = tactical_moves(ours.board())
+                .iter()
+                .map(|m| m.uci())
+                .collect();
+            assert_eq!(
+                tactical,
+                filtered(ours.board())
+                    .iter()
+                    .map(|m| m.uci())
+                    .collect::<Vec<_>>(),
+                "tactical moves in {fen}: not the full list's own order"
+            );
+            let mut want: Vec<String> = theirs
+                .legal_moves()
+                .iter()
+                .filter(|m| m.is_capture() || m.promotion() == Some(shakmaty::Role::Queen))
+                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                .collect();
+            tactical.sort();
+            want.sort();
+            assert_eq!(tactical, want, "tactical moves differ in {fen}");
             for m in theirs.legal_moves() {
                 let uci = m.to_uci(CastlingMode::Standard).to_string();
                 let mv = ours.parse_move(&uci).unwrap();

@@ -5,7 +5,7 @@
 //! In minesweeper chess, squares that may hold a mine count half for mobility.
 
 use takhte_rules::bitboard::{
-    bishop_attacks, bit, rook_attacks, squares, Bitboard, KING, KNIGHT, PAWN_ATTACKS,
+    bishop_attacks_on, bit, rook_attacks_on, squares, Bitboard, KING, KNIGHT,
 };
 use takhte_rules::chess::{Board, Kind};
 use takhte_rules::{Side, Square};
@@ -64,8 +64,13 @@ static FRONT_SPAN: [[Bitboard; 80]; 2] = {
 
 /// The squares attacked by `side`'s pawns.
 pub fn pawn_attacks(b: &Board, side: Side) -> Bitboard {
-    squares(b.pieces(side, Kind::Pawn)).fold(0, |acc, s| acc | PAWN_ATTACKS[side.index()][s])
-        & b.mask()
+    let pawns = b.pieces(side, Kind::Pawn);
+    let (west, east) = (pawns & !FILE_A, pawns & !file_mask(7));
+    let attacked = match side {
+        Side::White => (west << 7) | (east << 9),
+        Side::Black => (west >> 9) | (east >> 7),
+    };
+    attacked & b.mask()
 }
 
 /// The evaluation terms summed per side, then blended.
@@ -112,12 +117,14 @@ pub fn evaluate(b: &Board, risky: Bitboard) -> i32 {
                     non_pawn[si] += super::pst::SEE_VALUE[k];
                 }
                 let att = match kind {
-                    Kind::Knight => KNIGHT[sq],
-                    Kind::Bishop => bishop_attacks(sq, occ),
-                    Kind::Rook => rook_attacks(sq, occ),
-                    Kind::Queen => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
+                    Kind::Knight => KNIGHT[sq] & b.mask(),
+                    Kind::Bishop => bishop_attacks_on(ranks, sq, occ),
+                    Kind::Rook => rook_attacks_on(ranks, sq, occ),
+                    Kind::Queen => {
+                        bishop_attacks_on(ranks, sq, occ) | rook_attacks_on(ranks, sq, occ)
+                    }
                     _ => continue,
-                } & b.mask();
+                };
                 let area = att & mobility_area;
                 let safe = (area & !risky).count_ones() as i32;
                 let mob = 2 * safe + (area & risky).count_ones() as i32; // half-squares

@@ -112,12 +112,15 @@ impl SearchGame for ChessGame {
     }
 
     fn quiescence_moves(&self, pos: &Pos, out: &mut Vec<Move>) -> Quiet {
-        self.generate(pos, out);
         if pos.board.in_check(pos.board.side_to_move()) {
+            self.generate(pos, out);
             return Quiet::Forced;
         }
-        let b = &pos.board;
-        out.retain(|&m| b.is_capture(m) || m.promotion == Some(Kind::Queen));
+        // Captures and queen promotions, in the order the full list has them.
+        let mut list = MoveList::new();
+        pos.board.generate_tactical(&mut list);
+        out.clear();
+        out.extend_from_slice(list.as_slice());
         Quiet::StandPat
     }
 

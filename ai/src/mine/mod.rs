@@ -126,19 +126,19 @@ impl SearchGame for MineGame {
 
     fn quiescence_moves(&self, pos: &Pos, out: &mut Vec<Move>) -> Quiet {
         let mut list = MoveList::new();
-        pos.board.generate(&mut list);
-        out.clear();
         let b = &pos.board;
-        if b.in_check(b.side_to_move()) {
-            out.extend(list.as_slice().iter().map(|&m| Move::Piece(m)));
+        let forced = b.in_check(b.side_to_move());
+        if forced {
+            b.generate(&mut list);
+        } else {
+            // Captures and promotions (always to a queen here): the rules' tactical moves.
+            b.generate_tactical(&mut list);
+        }
+        out.clear();
+        out.extend(list.as_slice().iter().map(|&m| Move::Piece(m)));
+        if forced {
             return Quiet::Forced;
         }
-        out.extend(
-            list.as_slice()
-                .iter()
-                .filter(|&&m| is_tactical(b, m))
-                .map(|&m| Move::Piece(m)),
-        );
         Quiet::StandPat
     }
 

@@ -133,6 +133,8 @@ struct Limits<B> {
     king: usize,
     check_mask: B,
     pinned: B,
+    /// Whether quiet moves are wanted too (not only the tactical ones).
+    quiet: bool,
 }
 
 impl<B: Bits> Limits<B> {
@@ -151,9 +153,21 @@ impl Board {
     /// Generates every legal move of the side to move into `list`.
     pub fn generate(&self, list: &mut MoveList) {
         if self.ranks == 8 {
-            self.generate_in::<u64>(list);
+            self.generate_in::<u64>(list, true);
         } else {
-            self.generate_in::<u128>(list);
+            self.generate_in::<u128>(list, true);
+        }
+    }
+
+    /// Generates the side to move's legal tactical moves into `list`: every capture (en
+    /// passant and capturing promotions included) and every promotion to a queen. They come in
+    /// the order [`Board::generate`] gives them, which is that list without the other moves.
+    /// (A quiescence search wants these; generating them alone saves the quiet moves' work.)
+    pub fn generate_tactical(&self, list: &mut MoveList) {
+        if self.ranks == 8 {
+            self.generate_in::<u64>(list, false);
+        } else {
+            self.generate_in::<u128>(list, false);
         }
     }
 
@@ -176,7 +190,7 @@ impl Board {
         B::cut(self.sides[by.index()]) & (near | lines)
     }
 
-    fn generate_in<B: Bits>(&self, list: &mut MoveList) {
+    fn generate_in<B: Bits>(&self, list: &mut MoveList, quiet: bool) {
         let us = self.side;
         let them = us.opponent();
         let own = B::cut(self.sides[us.index()]);
@@ -188,10 +202,13 @@ impl Board {
         }
         let k = kings.lowest();
         let ksq = Square(k as u8);
+        let enemy = B::cut(self.sides[them.index()]);
+        // Where a piece may land: any square but its own side's, or only on an enemy piece.
+        let dest = if quiet { !own & mask } else { enemy };
 
         // King steps: the destination must be safe with the king itself lifted off the board.
         let occ_without_king = occ ^ one(k);
-        for to in each(B::cut(KING[k]) & !own & mask) {
+        for to in each(B::cut(KING[k]) & dest) {
             if self.attackers_in(to, them, occ_without_king) == B::ZERO {
                 list.push(Move {
                     from: ksq,
@@ -214,10 +231,11 @@ impl Board {
             king: k,
             check_mask,
             pinned: self.pinned::<B>(k),
+            quiet,
         };
-        self.generate_pieces(list, &limits, own, occ);
+        self.generate_pieces(list, &limits, dest, occ);
         self.generate_pawns(list, &limits, occ, mask);
-        if checkers == B::ZERO && self.castling != 0 {
+        if quiet && checkers == B::ZERO && self.castling != 0 {
             self.generate_castling::<B>(list, ksq, occ);
         }
     }
@@ -247,7 +265,7 @@ impl Board {
 
     /// The knights' and sliders' moves within the limits of a check and of pins.
     #[inline(always)]
-    fn generate_pieces<B: Bits>(&self, list: &mut MoveList, limits: &Limits<B>, own: B, occ: B) {
+    fn generate_pieces<B: Bits>(&self, list: &mut MoveList, limits: &Limits<B>, dest: B, occ: B) {
         let us = self.side;
         let mut push = |from: usize, targets: B| {
             for to in each(targets) {
@@ -259,16 +277,16 @@ impl Board {
             }
         };
         // Knights (a pinned knight can never move).
-        let reach = !own & limits.check_mask;
+        let reach = dest & limits.check_mask;
         for from in each(self.set::<B>(us, Kind::Knight) & !limits.pinned) {
             push(from, B::cut(KNIGHT[from]) & reach);
         }
         let queens = self.set::<B>(us, Kind::Queen);
         for from in each(self.set::<B>(us, Kind::Bishop) | queens) {
-            push(from, B::bishop(from, occ) & !own & limits.allowed(from));
+            push(from, B::bishop(from, occ) & dest & limits.allowed(from));
         }
         for from in each(self.set::<B>(us, Kind::Rook) | queens) {
-            push(from, B::rook(from, occ) & !own & limits.allowed(from));
+            push(from, B::rook(from, occ) & dest & limits.allowed(from));
         }
     }
 
@@ -290,8 +308,13 @@ impl Board {
         let last = rank(self.last_rank(us));
 
         let single = ahead(free) & empty;
-        let double = ahead(single & third) & empty & limits.check_mask;
-        let single = single & limits.check_mask;
+        let double = if limits.quiet {
+            ahead(single & third) & empty & limits.check_mask
+        } else {
+            B::ZERO
+        };
+        // Without quiet moves, a step forward is wanted only when it promotes.
+        let single = single & limits.check_mask & if limits.quiet { mask } else { last };
         // Captures towards the a-file side and towards the h-file side.
         let (not_a, not_h) = (B::cut(!FILE_A), B::cut(!FILE_H));
         let (west, east) = if white {
@@ -308,7 +331,8 @@ impl Board {
             (east & targets, fwd + 1),
         ] {
             for to in each(set & last) {
-                self.push_promotions(list, from_of(to, delta), Square(to as u8));
+                let queen_only = !limits.quiet && delta == fwd;
+                self.push_promotions(list, from_of(to, delta), Square(to as u8), queen_only);
             }
             for to in each(set & !last) {
                 list.push(Move {
@@ -326,7 +350,7 @@ impl Board {
             });
         }
         for from in each(pawns & limits.pinned) {
-            self.pinned_pawn(list, from, limits.allowed(from), occ, enemy);
+            self.pinned_pawn(list, from, limits, occ, enemy);
         }
         if let Some(ep) = self.ep.filter(|_| self.variant.en_passant) {
             let capturers = B::cut(PAWN_ATTACKS[us.opponent().index()][ep.index()]) & pawns;
@@ -345,7 +369,16 @@ impl Board {
 
     /// The moves of one pinned pawn, each within `ok` (its pin line and any check's line);
     /// en passant is left to [`Board::generate_pawns`].
-    fn pinned_pawn<B: Bits>(&self, list: &mut MoveList, from: usize, ok: B, occ: B, enemy: B) {
+    fn pinned_pawn<B: Bits>(
+        &self,
+        list: &mut MoveList,
+        from: usize,
+        limits: &Limits<B>,
+        occ: B,
+        enemy: B,
+    ) {
+        let ok = limits.allowed(from);
+        let quiet = limits.quiet;
         let us = self.side;
         let forward: i32 = if us == Side::White { 8 } else { -8 };
         let start_rank = if us == Side::White { 1 } else { self.ranks - 2 };
@@ -356,20 +389,21 @@ impl Board {
                 .then_some(to as usize)
         };
         if let Some(one_ahead) = step(from).filter(|&s| occ & one(s) == B::ZERO) {
-            if ok & one(one_ahead) != B::ZERO {
-                self.push_pawn_move(list, from, one_ahead);
+            let promotes = (one_ahead / 8) as u8 == self.last_rank(us);
+            if ok & one(one_ahead) != B::ZERO && (quiet || promotes) {
+                self.push_pawn_move(list, from, one_ahead, !quiet);
             }
-            if (from / 8) as u8 == start_rank {
+            if quiet && (from / 8) as u8 == start_rank {
                 if let Some(two) = step(one_ahead) {
                     if (occ | !ok) & one(two) == B::ZERO {
-                        self.push_pawn_move(list, from, two);
+                        self.push_pawn_move(list, from, two, false);
                     }
                 }
             }
         }
         let mask = B::cut(self.mask());
         for to in each(B::cut(PAWN_ATTACKS[us.index()][from]) & enemy & ok & mask) {
-            self.push_pawn_move(list, from, to);
+            self.push_pawn_move(list, from, to, false);
         }
     }
 
@@ -380,10 +414,11 @@ impl Board {
         }
     }
 
-    fn push_pawn_move(&self, list: &mut MoveList, from: usize, to: usize) {
+    /// A pawn's move; onto the last rank, its promotions (only the queen's if `queen_only`).
+    fn push_pawn_move(&self, list: &mut MoveList, from: usize, to: usize, queen_only: bool) {
         let (from, to) = (Square(from as u8), Square(to as u8));
         if to.rank() == self.last_rank(self.side) {
-            self.push_promotions(list, from, to);
+            self.push_promotions(list, from, to, queen_only);
         } else {
             list.push(Move {
                 from,
@@ -393,10 +428,11 @@ impl Board {
         }
     }
 
-    /// A pawn's move onto the last rank: one move per piece it may become.
+    /// A pawn's move onto the last rank: one move per piece it may become (only the queen's
+    /// if `queen_only`).
     #[inline(always)]
-    fn push_promotions(&self, list: &mut MoveList, from: Square, to: Square) {
-        if self.variant.promotion_choice {
+    fn push_promotions(&self, list: &mut MoveList, from: Square, to: Square, queen_only: bool) {
+        if self.variant.promotion_choice && !queen_only {
             for k in [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight] {
                 list.push(Move {
                     from,
