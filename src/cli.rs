@@ -35,7 +35,8 @@ usage:
   takhte match GAME --white A --black B --games N --seed S [--movetime MS] [--fixed-colours]
                [--max-plies N] [--idle-plies N] [--start FILE] [--uci-option NAME=VALUE]...
                [--moves]
-      play N games between A and B: a level 1-6, greedy, random, or for chess uci:PROGRAM
+      play N games between A and B: a level 1-6, 6ref (level 6 with the reference search),
+      greedy, random, or for chess uci:PROGRAM
       (another UCI engine, e.g. uci:stockfish); colours alternate unless --fixed-colours;
       prints each game, the thinking time of each player (turns, mean, longest), then wins,
       draws and losses counted for A (--white); --moves adds each game's moves and last position;
@@ -658,7 +659,7 @@ fn play_match(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
         let player = || {
             PlayerSpec::parse(value).ok_or_else(|| {
                 Usage(format!(
-                    "match: {a} '{value}' is not a level 1-6, greedy, random or uci:PROGRAM"
+                    "match: {a} '{value}' is not a level 1-6, 6ref, greedy, random or uci:PROGRAM"
                 ))
             })
         };

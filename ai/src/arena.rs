@@ -33,6 +33,7 @@ use super::baseline::{self, Baseline};
 use super::external::External;
 use super::zobrist::splitmix;
 use super::{think, Answer, Request};
+use crate::search::Features;
 
 /// A player of a match, as written on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,12 +44,17 @@ pub enum PlayerSpec {
     Baseline(Baseline),
     /// Another UCI engine (chess only): the program to run.
     Uci(String),
+    /// Level 6 with the reference search ([`crate::search::Features::REFERENCE`]: the search
+    /// as it was before its refinements, at today's speed), written `6ref`. Dice chess, whose
+    /// search is the expectimax one, plays its level 6 unchanged.
+    Reference,
 }
 
 impl PlayerSpec {
-    /// Reads `1`–`6`, `greedy`, `random` or `uci:PROGRAM`.
+    /// Reads `1`–`6`, `6ref`, `greedy`, `random` or `uci:PROGRAM`.
     pub fn parse(text: &str) -> Option<PlayerSpec> {
         match text {
+            "6ref" => Some(PlayerSpec::Reference),
             "greedy" => Some(PlayerSpec::Baseline(Baseline::Greedy)),
             "random" => Some(PlayerSpec::Baseline(Baseline::Random)),
             _ => {
@@ -70,6 +76,7 @@ impl PlayerSpec {
             PlayerSpec::Baseline(Baseline::Greedy) => "greedy".into(),
             PlayerSpec::Baseline(Baseline::Random) => "random".into(),
             PlayerSpec::Uci(p) => format!("uci:{p}"),
+            PlayerSpec::Reference => "level 6 (reference search)".into(),
         }
     }
 }
@@ -192,6 +199,7 @@ const OPENINGS: [&str; 16] = [
 
 enum Player {
     Level(u8),
+    Reference,
     Baseline(Baseline),
     Uci(Box<External>),
 }
@@ -199,6 +207,7 @@ enum Player {
 fn make_player(spec: &PlayerSpec, options: &[(String, String)]) -> Result<Player, String> {
     Ok(match spec {
         PlayerSpec::Level(l) => Player::Level(*l),
+        PlayerSpec::Reference => Player::Reference,
         PlayerSpec::Baseline(b) => Player::Baseline(*b),
         PlayerSpec::Uci(p) => Player::Uci(Box::new(External::start(p, options)?)),
     })
@@ -288,6 +297,20 @@ fn ask(
                 movetime_ms,
             };
             think(&req, &AtomicBool::new(false))
+        }
+        Player::Reference => {
+            let req = Request {
+                game: game.clone(),
+                level: 6,
+                seed,
+                rolled,
+                movetime_ms,
+            };
+            let cancel = AtomicBool::new(false);
+            match game {
+                AnyGame::Dice(_) => think(&req, &cancel),
+                _ => crate::play::answer_alpha_beta_with(&req, &cancel, Features::REFERENCE),
+            }
         }
         Player::Baseline(b) => baseline::answer(*b, game, rolled, seed),
         Player::Uci(e) => {

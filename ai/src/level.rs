@@ -94,3 +94,31 @@ pub fn setting(kind: GameKind, level: u8) -> Setting {
         },
     }
 }
+
+/// The approximate rating of a chess level, as the new-game screen shows it ("Level 4 · about
+/// 1600"); `None` for the other games, which have no outside scale to measure against.
+///
+/// Levels 5 and 6 were measured against Stockfish at fixed `UCI_Elo` values, the lower levels
+/// through matches between neighbouring levels, each difference taken from the score
+/// (`scripts/strength.sh`; the games, scores and their 95% intervals are in
+/// `docs/strength.md`). Rounded to 50 points: the intervals are wider than that.
+///
+/// ```
+/// use takhte_ai::level::approximate_rating;
+/// use takhte_rules::GameKind;
+/// let chess: Vec<u32> = (1..=6).filter_map(|l| approximate_rating(GameKind::Chess, l)).collect();
+/// assert_eq!(chess.len(), 6);
+/// assert!(chess.windows(2).all(|w| w[0] < w[1]));
+/// assert_eq!(approximate_rating(GameKind::Draughts, 4), None);
+/// ```
+pub fn approximate_rating(kind: GameKind, level: u8) -> Option<u32> {
+    match kind {
+        GameKind::Chess => CHESS_RATINGS
+            .get(usize::from(level.clamp(super::MIN_LEVEL, super::MAX_LEVEL)) - 1)
+            .copied(),
+        _ => None,
+    }
+}
+
+/// The ratings of chess levels 1–6 (see [`approximate_rating`]).
+const CHESS_RATINGS: [u32; 6] = [800, 1100, 1400, 1600, 1800, 2000];

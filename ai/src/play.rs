@@ -15,7 +15,7 @@ use super::dice::expectimax::{decide, Choice};
 use super::draughts::{DraughtsGame, Pos as DraughtsPos};
 use super::level::{setting, Setting};
 use super::mine::MineGame;
-use super::search::{search, Found, Limits};
+use super::search::{search, Features, Found, Limits};
 use super::tt::Tt;
 use super::{Answer, Request};
 
@@ -50,6 +50,7 @@ pub fn limits_for(s: &Setting, req: &Request) -> Limits {
         soft_share: if s.timed { 0.6 } else { 1.0 },
         noise: s.noise,
         seed: req.seed ^ (req.level as u64) << 56,
+        features: Features::ALL,
     }
 }
 
@@ -89,8 +90,21 @@ fn chess_found(
 
 /// Answers a request of chess, minesweeper chess or draughts with the alpha-beta search.
 pub fn answer_alpha_beta(req: &Request, cancel: &AtomicBool) -> Option<Answer> {
+    answer_alpha_beta_with(req, cancel, Features::ALL)
+}
+
+/// [`answer_alpha_beta`] with the search's refinements of `features` only (the match runner's
+/// reference player uses [`Features::REFERENCE`]).
+pub fn answer_alpha_beta_with(
+    req: &Request,
+    cancel: &AtomicBool,
+    features: Features,
+) -> Option<Answer> {
     let s = setting(req.game.kind(), req.level);
-    let limits = limits_for(&s, req);
+    let limits = Limits {
+        features,
+        ..limits_for(&s, req)
+    };
     let mut tt = table_for(&s, req);
     match &req.game {
         AnyGame::Chess(line) => {

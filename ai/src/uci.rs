@@ -22,7 +22,7 @@ use takhte_rules::{GameKind, Line, Rules, Side};
 use super::chess::{ChessGame, Pos};
 use super::game::MATE;
 use super::level::setting;
-use super::search::{is_mate, search, Limits, Progress};
+use super::search::{is_mate, search, Features, Limits, Progress};
 use super::tt::{Tt, DEFAULT_MB};
 
 /// The limits of one `go` command.
@@ -185,6 +185,7 @@ fn think(line: Line<Position>, level: u8, go: Go, tt: &Mutex<Tt>, stop: &AtomicB
             soft_share: if go.movetime.is_some() { 0.5 } else { 0.45 },
             noise: 0,
             seed: 0,
+            features: Features::ALL,
         }
     } else {
         let s = setting(GameKind::Chess, level);
@@ -195,6 +196,7 @@ fn think(line: Line<Position>, level: u8, go: Go, tt: &Mutex<Tt>, stop: &AtomicB
             soft_share: 1.0,
             noise: s.noise,
             seed: line.position().board().fullmove_number() as u64,
+            features: Features::ALL,
         }
     };
     let game = ChessGame {

@@ -144,3 +144,96 @@ fn every_level_plays_a_legal_move_through_a_short_game() {
         game.play(&mv).unwrap();
     }
 }
+
+/// The top level's search (every refinement, no noise) stopped by a node budget instead of the
+/// clock, so that the test gives the same move on every machine.
+fn top_level_move(fen: &str, nodes: u64) -> chess::Move {
+    use takhte_ai::chess::{ChessGame, Pos};
+    use takhte_ai::search::{search, Limits};
+    let board = *chess::Position::from_text(fen).unwrap().board();
+    let limits = Limits {
+        nodes,
+        ..Limits::depth(64)
+    };
+    let mut tt = takhte_ai::tt::Tt::with_megabytes(16);
+    let game = ChessGame {
+        history: Vec::new(),
+    };
+    search(
+        &game,
+        &Pos::new(board),
+        &limits,
+        &mut tt,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .unwrap_or_else(|| panic!("no move in {fen}"))
+    .best
+}
+
+/// The lines of a data file as (FEN, the moves of each further field): `FEN | moves | ...`.
+fn cases(text: &str) -> Vec<(String, Vec<Vec<String>>)> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut parts = l.split('|').map(str::trim);
+            let fen = parts.next().unwrap().to_string();
+            let fields = parts.map(|p| p.split_whitespace().map(String::from).collect());
+            (fen, fields.collect())
+        })
+        .collect()
+}
+
+/// The mates in two of `tests/data/mate_in_two.txt` (made by scripts/make-tactics.py from
+/// Stockfish games and checked exhaustively there): the top level plays a first move that
+/// mates in two in every one of them.
+#[test]
+fn the_top_level_finds_the_mates_in_two_of_the_set() {
+    let set = cases(include_str!("data/mate_in_two.txt"));
+    assert!(set.len() >= 30, "{} positions", set.len());
+    let mut missed = Vec::new();
+    for (fen, fields) in &set {
+        let firsts = &fields[0];
+        let mv = top_level_move(fen, 200_000).uci();
+        if !firsts.contains(&mv) {
+            missed.push(format!("{fen}: played {mv}, mates are {firsts:?}"));
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+}
+
+/// The tactical positions of `tests/data/tactics.txt` (made by scripts/make-tactics.py:
+/// Stockfish scored every move; at least three lose 200 centipawns or more): the top level's
+/// move is within 60 centipawns of the best in all but a few of them, and never one of the
+/// moves that lose material outright (200 centipawns or more below the best).
+#[test]
+fn the_top_level_does_not_lose_material_in_the_tactical_set() {
+    let set = cases(include_str!("data/tactics.txt"));
+    assert!(set.len() >= 30, "{} positions", set.len());
+    let (mut off, mut lost) = (Vec::new(), Vec::new());
+    for (fen, fields) in &set {
+        let (good, losing) = (&fields[0], &fields[1]);
+        let mv = top_level_move(fen, 300_000).uci();
+        if !good.contains(&mv) {
+            off.push(format!("{fen}: played {mv}, good are {good:?}"));
+        }
+        if losing.contains(&mv) {
+            lost.push(format!("{fen}: played {mv}, which loses 200 cp or more"));
+        }
+    }
+    assert!(lost.is_empty(), "{}", lost.join("\n"));
+    // Within 60 cp of Stockfish's best at depth 11 is strict; a move slightly outside it is
+    // no blunder. The set's losing moves are checked below.
+    assert!(
+        off.len() * 10 <= set.len(),
+        "{} of {} off:\n{}",
+        off.len(),
+        set.len(),
+        off.join("\n")
+    );
+}

@@ -32,6 +32,7 @@ opponent-computer = Against the computer
 opponent-two-players = Two players on this device
 new-game-level = Level
 level-n = Level { $n }
+level-rating = Level { $n } · about { $rating }
 new-game-play-as = Play as
 new-game-time = Time control
 time-none = No clock

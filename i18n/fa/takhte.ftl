@@ -32,6 +32,7 @@ opponent-computer = بازی با رایانه
 opponent-two-players = دو نفره روی یک دستگاه
 new-game-level = سطح
 level-n = سطح { $n }
+level-rating = سطح { $n } · ریتینگ حدود { $rating }
 new-game-play-as = رنگ شما
 new-game-time = کنترل زمان
 time-none = بدون ساعت

@@ -589,6 +589,7 @@ impl AppState {
                 .collect::<Vec<_>>(),
         )));
         new_game_ui.set_ng_title(self.game_name(self.ng_kind).into());
+        new_game_ui.set_level_captions(self.level_captions());
         self.refresh_home();
         self.refresh_saved();
         self.refresh_stats();

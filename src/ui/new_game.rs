@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use slint::ComponentHandle;
+use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 
 use crate::game::{
     Autosaver, Controller, Layout, NewGame, Opponent, SystemRandomness, TimeControl,
@@ -14,11 +14,30 @@ use super::app::*;
 use super::{NewGameProps, Screen};
 
 impl AppState {
+    /// The line under the levels for each level of the new game's kind: "Level 4 · about
+    /// 1600" where the level has a measured rating, "Level 4" otherwise.
+    pub(crate) fn level_captions(&self) -> ModelRc<SharedString> {
+        let captions: Vec<SharedString> = (1..=6u8)
+            .map(|level| {
+                let n = ("n", self.i18n.number(level));
+                match crate::ai::level::approximate_rating(self.ng_kind, level) {
+                    Some(r) => self
+                        .i18n
+                        .tr_args("level-rating", &[n, ("rating", self.i18n.number(r))]),
+                    None => self.i18n.tr_args("level-n", &[n]),
+                }
+                .into()
+            })
+            .collect();
+        ModelRc::new(VecModel::from(captions))
+    }
+
     pub(crate) fn choose_game(&mut self, kind: GameKind) {
         self.ng_kind = kind;
         if let Some(ui) = self.ui() {
             let new_game_ui = ui.global::<NewGameProps>();
             new_game_ui.set_ng_kind(kind.name().into());
+            new_game_ui.set_level_captions(self.level_captions());
             // The last new game's choices, offered again.
             if let Some(last) = &self.settings.last_new_game {
                 new_game_ui.set_ng_computer(last.computer);

@@ -45,6 +45,8 @@ pub struct Limits {
     pub noise: i32,
     /// Seed of the noise.
     pub seed: u64,
+    /// Which of the search's refinements are on ([`Features::ALL`] but in comparisons).
+    pub features: Features,
 }
 
 impl Limits {
@@ -57,8 +59,44 @@ impl Limits {
             soft_share: 0.5,
             noise: 0,
             seed: 0,
+            features: Features::ALL,
         }
     }
+}
+
+/// The refinements of the search added after the reference search (commit dc245c6), each of
+/// which can be switched off, so that the match runner can play the current search against
+/// the reference one at the same speed (`takhte match chess --white 6 --black 6ref`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Late-move reductions that grow with the logarithms of the depth and of the move's
+    /// number (the reference reduced by one to three plies), less for moves with a good
+    /// history.
+    pub log_reductions: bool,
+    /// Late-move pruning: near the leaves, quiet moves after the first few are not searched.
+    pub late_move_pruning: bool,
+    /// History with a malus for the quiet moves searched before the one that refuted the node,
+    /// and a bounded ("gravity") update instead of a sum that saturates.
+    pub history_malus: bool,
+    /// A null-move reduction that also grows with how far the evaluation is above beta.
+    pub eval_null_reduction: bool,
+}
+
+impl Features {
+    /// Every refinement: the search the app plays with.
+    pub const ALL: Features = Features {
+        log_reductions: true,
+        late_move_pruning: true,
+        history_malus: true,
+        eval_null_reduction: true,
+    };
+    /// None: the reference search.
+    pub const REFERENCE: Features = Features {
+        log_reductions: false,
+        late_move_pruning: false,
+        history_malus: false,
+        eval_null_reduction: false,
+    };
 }
 
 /// What one finished iteration found (for UCI `info` lines).
@@ -112,6 +150,7 @@ pub fn search<G: SearchGame>(
         game,
         tt,
         budget,
+        features: limits.features,
         keys: vec![0; MAX_PLY + 1],
         killers: vec![[0, 0]; MAX_PLY + 1],
         history: vec![0; G::HISTORY_SIZE],

@@ -8,7 +8,25 @@
 use super::super::budget::Budget;
 use super::super::game::{Quiet, SearchGame, INF, MATE, MATE_BOUND};
 use super::super::tt::{Bound, Tt};
-use super::{is_mate, MAX_PLY};
+use super::{is_mate, Features, MAX_PLY};
+
+/// The bound of a history score (the gravity update keeps every score within it).
+const HISTORY_MAX: i32 = 16_384;
+
+/// The late-move reduction of the move numbered `searched` at `depth`: `0.75 + ln(depth) ·
+/// ln(searched) / 2.25` plies (both taken up to 63), from a table made once.
+fn log_reduction(depth: i32, searched: i32) -> i32 {
+    static TABLE: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    });
+    i32::from(TABLE[depth.clamp(1, 63) as usize][searched.clamp(1, 63) as usize])
+}
 
 pub(super) fn to_tt(score: i32, ply: i32) -> i32 {
     if score >= MATE_BOUND {
@@ -59,6 +77,7 @@ pub(super) struct Searcher<'a, G: SearchGame> {
     pub(super) game: &'a G,
     pub(super) tt: &'a mut Tt,
     pub(super) budget: Budget<'a>,
+    pub(super) features: Features,
     pub(super) keys: Vec<u64>,
     pub(super) killers: Vec<[u32; 2]>,
     pub(super) history: Vec<i32>,
@@ -253,7 +272,10 @@ impl<G: SearchGame> Searcher<'_, G> {
             // Null move.
             if allow_null && depth >= 3 && static_eval >= beta {
                 if let Some(null) = self.game.null_move(pos) {
-                    let r = 2 + depth / 4;
+                    let mut r = 2 + depth / 4;
+                    if self.features.eval_null_reduction {
+                        r += ((static_eval - beta) / 200).min(2);
+                    }
                     let v = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                     if self.budget.stopped() {
                         return Err(0);
@@ -277,26 +299,52 @@ impl<G: SearchGame> Searcher<'_, G> {
     }
 
     /// How many plies less a late quiet move is searched at first.
-    fn reduction(n: &Node, searched: i32, quiet: bool) -> i32 {
+    fn reduction(&self, n: &Node, searched: i32, quiet: bool, history: i32) -> i32 {
         if n.depth < 3 || !quiet || n.in_check || searched < 3 {
             return 0;
         }
-        let mut r = 1 + (searched >= 8) as i32 + (n.depth >= 7) as i32;
+        let mut r = if self.features.log_reductions {
+            log_reduction(n.depth, searched) - (history > HISTORY_MAX / 2) as i32
+        } else {
+            1 + (searched >= 8) as i32 + (n.depth >= 7) as i32
+        };
         if n.pv_node {
             r -= 1;
         }
         r.min(n.depth - 2).max(0)
     }
 
-    /// A quiet move that refuted the node: a killer of its ply, and its history grows.
-    fn remember_cutoff(&mut self, mv: G::Mv, packed: u32, depth: i32, ply: i32) {
+    /// Whether late-move pruning skips the quiet moves from number `searched` on, at `depth`.
+    fn late_move_pruned(&self, n: &Node, searched: i32, depth: i32) -> bool {
+        self.features.late_move_pruning
+            && !n.pv_node
+            && !n.in_check
+            && depth <= 3
+            && searched >= 3 + 2 * depth * depth
+    }
+
+    /// A quiet move that refuted the node: a killer of its ply, and its history grows; the
+    /// quiet moves searched before it (`tried`) lose some of theirs.
+    fn remember_cutoff(&mut self, mv: G::Mv, packed: u32, depth: i32, ply: i32, tried: &[usize]) {
         let k = &mut self.killers[ply as usize];
         if k[0] != packed {
             k[1] = k[0];
             k[0] = packed;
         }
-        let h = &mut self.history[self.game.history_index(mv)];
-        *h = (*h + depth * depth).min(1_000_000);
+        let index = self.game.history_index(mv);
+        if !self.features.history_malus {
+            let h = &mut self.history[index];
+            *h = (*h + depth * depth).min(1_000_000);
+            return;
+        }
+        let bonus = (depth * depth).min(400);
+        let gravity = |h: &mut i32, change: i32| {
+            *h += change - *h * change.abs() / HISTORY_MAX;
+        };
+        gravity(&mut self.history[index], bonus);
+        for &t in tried {
+            gravity(&mut self.history[t], -bonus);
+        }
     }
 
     fn negamax(
@@ -324,10 +372,20 @@ impl<G: SearchGame> Searcher<'_, G> {
         let mut best = -INF;
         let mut best_move = 0u32;
         let mut searched = 0;
+        // The history slots of the quiet moves searched so far (for the malus at a cutoff).
+        let mut tried = [0usize; 64];
+        let mut tried_len = 0;
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut order, i);
             let mv = moves[i];
             let quiet = self.game.is_quiet(pos, mv);
+            if quiet
+                && searched > 0
+                && self.late_move_pruned(&n, searched, depth)
+                && !is_mate(alpha)
+            {
+                continue;
+            }
             // Futility pruning of quiet moves near the leaves.
             if !n.pv_node
                 && !n.in_check
@@ -344,7 +402,12 @@ impl<G: SearchGame> Searcher<'_, G> {
                 v = self.search_move(pos, mv, depth - 1, alpha, beta, ply, false);
             } else {
                 // Late-move reduction for quiet moves, then a null window, then the full one.
-                let r = Self::reduction(&n, searched, quiet);
+                let history = if quiet {
+                    self.history[self.game.history_index(mv)]
+                } else {
+                    0
+                };
+                let r = self.reduction(&n, searched, quiet, history);
                 v = self.search_move(pos, mv, depth - 1 - r, alpha, alpha + 1, ply, false);
                 if v > alpha && r > 0 {
                     v = self.search_move(pos, mv, depth - 1, alpha, alpha + 1, ply, false);
@@ -365,11 +428,16 @@ impl<G: SearchGame> Searcher<'_, G> {
                     alpha = v;
                     if v >= beta {
                         if quiet {
-                            self.remember_cutoff(mv, best_move, depth, ply);
+                            let tried = &tried[..tried_len];
+                            self.remember_cutoff(mv, best_move, depth, ply, tried);
                         }
                         break;
                     }
                 }
+            }
+            if quiet && tried_len < tried.len() {
+                tried[tried_len] = self.game.history_index(mv);
+                tried_len += 1;
             }
         }
         self.give_buffers(ply, moves, order);
