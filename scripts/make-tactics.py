@@ -7,10 +7,11 @@ openings (so that mistakes, and with them mates and hanging pieces, happen). The
 * mate in two: Stockfish reports a mate in two for the side to move, and this script checks it
   exhaustively with python-chess (no mate in one; some move after which every reply allows a mate
   in one). Each line: FEN | the mating first moves (UCI, every one that works).
-* tactics: positions where the choice matters: Stockfish scores every legal move (multipv, fixed
-  depth), and at least three moves lose 200 centipawns or more against the best one. Each line:
-  FEN | the moves within 60 centipawns of the best (UCI) | the moves 200 centipawns or more
-  below it | the best score (cp, side to move).
+* tactics: positions with a trap: the move a shallow search likes (Stockfish at depth 2) loses
+  200 centipawns or more against the best one when Stockfish scores every legal move at depth 11
+  (multipv). Each line: FEN | the moves within 60 centipawns of the best (UCI) | the moves 200
+  centipawns or more below it (the shallow choice among them) | the best score (cp, side to
+  move).
 
 Needs `pip install chess` (python-chess, GPL-3.0: a tool of this script only, not shipped) and
 Stockfish (Debian: apt-get install stockfish). Seeded: the same Stockfish gives the same files.
@@ -88,6 +89,7 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    sample = random.Random(args.seed + 1)
     engine = stockfish()
     mates, tactics, seen = [], [], set()
     for board in games(engine, rng, 400):
@@ -107,17 +109,21 @@ def main():
             continue
         if len(tactics) >= args.tactics or score.is_mate() or abs(score.score()) > 250:
             continue
-        if rng.random() > 0.25:  # spread the tactics over many games
-            continue
         n = board.legal_moves.count()
         if n < 8:
             continue
-        lines = engine.analyse(board, chess.engine.Limit(depth=11), multipv=n)
+        shallow = engine.analyse(board, chess.engine.Limit(depth=2))["pv"][0]
+        deep = chess.engine.Limit(depth=11)
+        top = engine.analyse(board, deep)["score"].relative.score(mate_score=100000)
+        trap = engine.analyse(board, deep, root_moves=[shallow])["score"].relative
+        if trap.score(mate_score=100000) > top - 200:
+            continue
+        lines = engine.analyse(board, deep, multipv=n)
         scored = [(l["pv"][0], l["score"].relative.score(mate_score=100000)) for l in lines]
         best = max(s for _, s in scored)
         losing = [m for m, s in scored if s <= best - 200]
         good = [m for m, s in scored if s >= best - 60]
-        if len(losing) >= 3 and abs(best) <= 300 and len(good) <= n // 3:
+        if shallow in losing and abs(best) <= 300 and sample.random() < 0.5:
             tactics.append((board.fen(), good, losing, best))
             print(f"tactic {len(tactics)}: {board.fen()} {len(good)}/{n}", file=sys.stderr)
     engine.quit()
@@ -132,7 +138,7 @@ def main():
     with open(f"{HERE}/ai/tests/data/tactics.txt", "w") as f:
         f.write("# Tactical positions, made by scripts/make-tactics.py from low-skill "
                 f"{sf} self-play (seed {args.seed}):\n# {sf} scored every legal move (depth 11); "
-                "at least three moves lose 200 cp or more.\n"
+                "its own choice at depth 2 loses 200 cp or more.\n"
                 "# FEN | the moves within 60 cp of the best (UCI) | the moves 200 cp or more below "
                 "it | best score (cp, side to move)\n")
         for fen, good, losing, best in tactics:

@@ -95,3 +95,20 @@ impl<'a> Budget<'a> {
         self.cancel.load(Ordering::Relaxed)
     }
 }
+
+/// The time a computer move may take when its side plays on a clock: at most `cap_ms` (the
+/// app's usual time a move, so that a long game does not make the player wait longer), at most
+/// a thirtieth of the time left plus three quarters of the increment, and never more than a
+/// fifth of the time left; at least 20 ms, or what is left when that is less.
+///
+/// ```
+/// use takhte_ai::budget::movetime_on_clock;
+/// assert_eq!(movetime_on_clock(600_000, 0, 1000), 1000); // 10 minutes left: the usual second
+/// assert_eq!(movetime_on_clock(15_000, 0, 1000), 500); // 15 s left: 0.5 s a move
+/// assert_eq!(movetime_on_clock(3_000, 2_000, 1000), 600); // 3 s + 2 s increment: 0.6 s
+/// assert_eq!(movetime_on_clock(10, 0, 1000), 10); // next to nothing left
+/// ```
+pub fn movetime_on_clock(left_ms: u64, increment_ms: u64, cap_ms: u64) -> u64 {
+    let share = left_ms / 30 + increment_ms * 3 / 4;
+    share.min(left_ms / 5).min(cap_ms).max(20.min(left_ms))
+}

@@ -714,3 +714,59 @@ fn searches_handed_elsewhere_as_text_play_the_game() {
     assert_eq!(c.session().moves(), ["d2d4", "d7d5"]);
     takhte_game::offload_searches(None);
 }
+
+/// An engine that records the time it was given, then answers with the first legal move once
+/// the test lets it.
+struct Timed {
+    release: Mutex<Receiver<()>>,
+    given: Mutex<Vec<u64>>,
+}
+
+impl Engine for Timed {
+    fn think(&self, req: &Request, _cancel: &AtomicBool) -> Option<Answer> {
+        self.given.lock().unwrap().push(req.movetime_ms);
+        let _ = self
+            .release
+            .lock()
+            .unwrap()
+            .recv_timeout(Duration::from_secs(5));
+        req.game.legal_moves().into_iter().next().map(Answer::Move)
+    }
+}
+
+#[test]
+fn the_computer_thinks_less_when_its_clock_runs_low() {
+    let (tx, rx) = channel();
+    let engine = Arc::new(Timed {
+        release: Mutex::new(rx),
+        given: Mutex::new(Vec::new()),
+    });
+    let mut game = NewGame::against_computer(GameKind::Chess, 6, Side::White);
+    game.time_control = Some(TimeControl::new(1, 0));
+    let mut c = Controller::new(
+        game,
+        engine.clone(),
+        Box::new(ScriptedRandomness::new(vec![], vec![1])),
+    )
+    .unwrap();
+    c.set_movetime(1000);
+    let time = Arc::new(Mutex::new(Instant::now()));
+    let t = Arc::clone(&time);
+    c.set_clock_source(Box::new(move || *t.lock().unwrap()));
+    let advance = |ms: u64| *time.lock().unwrap() += Duration::from_millis(ms);
+    c.tap(sq("e2", 8));
+    c.tap(sq("e4", 8));
+    // A full minute left: the usual second.
+    assert!(c.thinking());
+    // The computer's clock runs while it thinks: 50 s of its minute go.
+    advance(50_000);
+    tx.send(()).unwrap();
+    assert!(c.wait_for_ai(Duration::from_secs(5)));
+    c.tap(sq("d2", 8));
+    c.tap(sq("d4", 8));
+    assert!(c.thinking());
+    tx.send(()).unwrap();
+    assert!(c.wait_for_ai(Duration::from_secs(5)));
+    // About 10 s left: a thirtieth of it.
+    assert_eq!(*engine.given.lock().unwrap(), vec![1000, 333]);
+}

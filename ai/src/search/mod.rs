@@ -73,7 +73,8 @@ pub struct Features {
     /// number (the reference reduced by one to three plies), less for moves with a good
     /// history.
     pub log_reductions: bool,
-    /// Late-move pruning: near the leaves, quiet moves after the first few are not searched.
+    /// Late-move pruning: near the leaves, quiet moves after the first few are not searched;
+    /// and no pruning of quiet moves (late-move or futility) skips a move that gives check.
     pub late_move_pruning: bool,
     /// History with a malus for the quiet moves searched before the one that refuted the node,
     /// and a bounded ("gravity") update instead of a sum that saturates.

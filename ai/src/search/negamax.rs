@@ -314,6 +314,12 @@ impl<G: SearchGame> Searcher<'_, G> {
         r.min(n.depth - 2).max(0)
     }
 
+    /// Whether a move that pruning would skip is searched all the same: with the refinements
+    /// on, a move that gives check (a quiet mate is a late quiet move too).
+    fn spared(&self, pos: &G::Pos, mv: G::Mv) -> bool {
+        self.features.late_move_pruning && self.game.in_check(&self.game.play(pos, mv))
+    }
+
     /// Whether late-move pruning skips the quiet moves from number `searched` on, at `depth`.
     fn late_move_pruned(&self, n: &Node, searched: i32, depth: i32) -> bool {
         self.features.late_move_pruning
@@ -379,22 +385,15 @@ impl<G: SearchGame> Searcher<'_, G> {
             Self::pick(&mut moves, &mut order, i);
             let mv = moves[i];
             let quiet = self.game.is_quiet(pos, mv);
-            if quiet
-                && searched > 0
-                && self.late_move_pruned(&n, searched, depth)
-                && !is_mate(alpha)
-            {
-                continue;
-            }
+            let late = quiet && searched > 0 && self.late_move_pruned(&n, searched, depth);
             // Futility pruning of quiet moves near the leaves.
-            if !n.pv_node
+            let futile = !n.pv_node
                 && !n.in_check
                 && quiet
                 && searched > 0
                 && depth <= 2
-                && !is_mate(alpha)
-                && n.static_eval + 120 * depth + 60 <= alpha
-            {
+                && n.static_eval + 120 * depth + 60 <= alpha;
+            if (late || futile) && !is_mate(alpha) && !self.spared(pos, mv) {
                 continue;
             }
             let mut v;

@@ -43,6 +43,22 @@ impl Controller {
         }
     }
 
+    /// The time the search may take: the usual time a move, less when the computer's own clock
+    /// runs low ([`takhte_ai::budget::movetime_on_clock`]).
+    fn movetime_for(&self, purpose: Purpose) -> u64 {
+        match (&self.session.clock, purpose) {
+            (Some(clock), Purpose::Move) => {
+                let side = self.session.game().side_to_move();
+                takhte_ai::budget::movetime_on_clock(
+                    clock.remaining(side, self.now()),
+                    clock.control.increment_ms,
+                    self.movetime_ms,
+                )
+            }
+            _ => self.movetime_ms,
+        }
+    }
+
     pub(super) fn start_search(&mut self, purpose: Purpose) {
         let level = match self.opponent {
             Opponent::Computer { level, .. } => level,
@@ -60,7 +76,7 @@ impl Controller {
             seed: self.session.start().seed
                 ^ (self.session.cursor() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
             rolled: self.rolled,
-            movetime_ms: self.movetime_ms,
+            movetime_ms: self.movetime_for(purpose),
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();

@@ -242,6 +242,7 @@ impl Randomness for ScriptedRandomness {
     }
 }
 
+#[derive(Clone, Copy)]
 enum Purpose {
     Move,
     Hint,
