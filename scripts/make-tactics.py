@@ -7,14 +7,15 @@ openings (so that mistakes, and with them mates and hanging pieces, happen). The
 * mate in two: Stockfish reports a mate in two for the side to move, and this script checks it
   exhaustively with python-chess (no mate in one; some move after which every reply allows a mate
   in one). Each line: FEN | the mating first moves (UCI, every one that works).
-* tactics: positions with a trap: the move a shallow search likes (Stockfish at depth 2) loses
-  200 centipawns or more against the best one when Stockfish scores every legal move at depth 11
-  (multipv). Each line: FEN | the moves within 60 centipawns of the best (UCI) | the moves 200
+* tactics: positions where the choice matters: a trap (the move Stockfish likes at depth 1
+  loses 200 centipawns or more at depth 11) or an only move (the best is 150 centipawns or more
+  above the second); Stockfish then scores every legal move at depth 11 (multipv). Each line: FEN | the moves within 60 centipawns of the best (UCI) | the moves 200
   centipawns or more below it (the shallow choice among them) | the best score (cp, side to
   move).
 
 Needs `pip install chess` (python-chess, GPL-3.0: a tool of this script only, not shipped) and
-Stockfish (Debian: apt-get install stockfish). Seeded: the same Stockfish gives the same files.
+Stockfish (Debian: apt-get install stockfish). The openings are seeded, but Stockfish's low skill
+level picks its mistakes at random, so each run finds other positions: the files are kept as made.
 Usage: scripts/make-tactics.py [--mates N] [--tactics N] [--seed S]
 """
 
@@ -112,20 +113,24 @@ def main():
         n = board.legal_moves.count()
         if n < 8:
             continue
-        shallow = engine.analyse(board, chess.engine.Limit(depth=2))["pv"][0]
         deep = chess.engine.Limit(depth=11)
-        top = engine.analyse(board, deep)["score"].relative.score(mate_score=100000)
+        two = engine.analyse(board, deep, multipv=2)
+        first, second = (l["score"].relative.score(mate_score=100000) for l in two)
+        shallow = engine.analyse(board, chess.engine.Limit(depth=1))["pv"][0]
         trap = engine.analyse(board, deep, root_moves=[shallow])["score"].relative
-        if trap.score(mate_score=100000) > top - 200:
+        only_move = first - second >= 150
+        trapped = trap.score(mate_score=100000) <= first - 200
+        if not (only_move or trapped):
             continue
         lines = engine.analyse(board, deep, multipv=n)
         scored = [(l["pv"][0], l["score"].relative.score(mate_score=100000)) for l in lines]
         best = max(s for _, s in scored)
         losing = [m for m, s in scored if s <= best - 200]
         good = [m for m, s in scored if s >= best - 60]
-        if shallow in losing and abs(best) <= 300 and sample.random() < 0.5:
+        if losing and abs(best) <= 300 and sample.random() < 0.5:
             tactics.append((board.fen(), good, losing, best))
-            print(f"tactic {len(tactics)}: {board.fen()} {len(good)}/{n}", file=sys.stderr)
+            kind = "trap" if trapped else "only move"
+            print(f"tactic {len(tactics)} ({kind}): {board.fen()} {len(good)}/{n}", file=sys.stderr)
     engine.quit()
     sf = "Stockfish 15.1"
     with open(f"{HERE}/ai/tests/data/mate_in_two.txt", "w") as f:
@@ -138,7 +143,8 @@ def main():
     with open(f"{HERE}/ai/tests/data/tactics.txt", "w") as f:
         f.write("# Tactical positions, made by scripts/make-tactics.py from low-skill "
                 f"{sf} self-play (seed {args.seed}):\n# {sf} scored every legal move (depth 11); "
-                "its own choice at depth 2 loses 200 cp or more.\n"
+                "a trap (its choice at depth 1 loses 200 cp or more) or an only move (150 cp above the "
+                "second).\n"
                 "# FEN | the moves within 60 cp of the best (UCI) | the moves 200 cp or more below "
                 "it | best score (cp, side to move)\n")
         for fen, good, losing, best in tactics:
