@@ -9,7 +9,8 @@
 # thinks SF_MOVETIME ms a move against them. Level 6 thinks TOP_MOVETIME ms a move, as does
 # Stockfish against it. JOBS matches run at once (one core each; default 2).
 # Knobs: GAMES (20), TOP_GAMES (20), SF_MOVETIME (200), TOP_MOVETIME (1000), SEED (1), JOBS (2),
-# TOP_ELOS ("2000 2400"), SKIP_TOP=1 (levels 1-5 only), OUT (target/ratings).
+# TOP_ELOS ("2000 2400"), SKIP_TOP=1 (levels 1-5 only), OUT (target/ratings), RESUME=1 (keep
+# the finished matches already in OUT: after changing levels 1-4, delete theirs and run again).
 # Needs stockfish (Debian: apt-get install stockfish, in /usr/games).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,7 @@ TOP_GAMES=${TOP_GAMES:-20}
 SF_MOVETIME=${SF_MOVETIME:-200}
 TOP_MOVETIME=${TOP_MOVETIME:-1000}
 SEED=${SEED:-1}
+RESUME=${RESUME:-}
 JOBS=${JOBS:-2}
 TOP_ELOS=${TOP_ELOS:-"2000 2400"}
 OUT=${OUT:-target/ratings}
@@ -46,13 +48,16 @@ mkdir -p "$OUT"
     fi
 } >"$OUT/matches.txt"
 
-run_one() { # NAME_A NAME_B ARGS...: plays the match into $OUT/A-B.txt
+run_one() { # NAME_A NAME_B ARGS...: plays the match into $OUT/A-B.txt (kept if finished)
     local a=$1 b=$2
     shift 2
+    if [ -n "${RESUME:-}" ] && grep -q ' losses (score' "$OUT/$a-$b.txt" 2>/dev/null; then
+        return 0
+    fi
     "$BIN" match chess "$@" --seed "$SEED" >"$OUT/$a-$b.txt" 2>&1
 }
 export -f run_one
-export BIN OUT SEED
+export BIN OUT SEED RESUME
 # Longest first, so that the short ones fill the other core meanwhile.
 tac "$OUT/matches.txt" | xargs -P "$JOBS" -L 1 bash -c 'run_one "$@"' _
 

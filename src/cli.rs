@@ -36,6 +36,7 @@ usage:
                [--max-plies N] [--idle-plies N] [--start FILE] [--uci-option NAME=VALUE]...
                [--moves]
       play N games between A and B: a level 1-6, 6ref (level 6 with the reference search),
+      search:DEPTH:NODES:NOISE (a search of that setting, for calibrating the levels),
       greedy, random, or for chess uci:PROGRAM
       (another UCI engine, e.g. uci:stockfish); colours alternate unless --fixed-colours;
       prints each game, the thinking time of each player (turns, mean, longest), then wins,
@@ -659,7 +660,7 @@ fn play_match(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
         let player = || {
             PlayerSpec::parse(value).ok_or_else(|| {
                 Usage(format!(
-                    "match: {a} '{value}' is not a level 1-6, 6ref, greedy, random or uci:PROGRAM"
+                    "match: {a} '{value}' is not a level 1-6, 6ref, search:D:N:Z, greedy, random or uci:PROGRAM"
                 ))
             })
         };

@@ -33,6 +33,7 @@ use super::baseline::{self, Baseline};
 use super::external::External;
 use super::zobrist::splitmix;
 use super::{think, Answer, Request};
+use crate::level::Setting;
 use crate::search::Features;
 
 /// A player of a match, as written on the command line.
@@ -48,13 +49,30 @@ pub enum PlayerSpec {
     /// as it was before its refinements, at today's speed), written `6ref`. Dice chess, whose
     /// search is the expectimax one, plays its level 6 unchanged.
     Reference,
+    /// A search of chess, minesweeper chess or draughts with the given setting, written
+    /// `search:DEPTH:NODES:NOISE` (for calibrating the levels; fixed depth, node budget and
+    /// noise as in [`crate::level::setting`]).
+    Search(Setting),
 }
 
 impl PlayerSpec {
-    /// Reads `1`–`6`, `6ref`, `greedy`, `random` or `uci:PROGRAM`.
+    /// Reads `1`–`6`, `6ref`, `search:DEPTH:NODES:NOISE`, `greedy`, `random` or `uci:PROGRAM`.
     pub fn parse(text: &str) -> Option<PlayerSpec> {
         match text {
             "6ref" => Some(PlayerSpec::Reference),
+            _ if text.starts_with("search:") => {
+                let parts: Vec<&str> = text["search:".len()..].split(':').collect();
+                let [depth, nodes, noise] = parts[..] else {
+                    return None;
+                };
+                Some(PlayerSpec::Search(Setting {
+                    depth: depth.parse().ok().filter(|d| (1..=64).contains(d))?,
+                    nodes: nodes.parse().ok().filter(|&n| n > 0)?,
+                    noise: noise.parse().ok().filter(|n| (0..=1000).contains(n))?,
+                    timed: false,
+                    tt_mb: 4,
+                }))
+            }
             "greedy" => Some(PlayerSpec::Baseline(Baseline::Greedy)),
             "random" => Some(PlayerSpec::Baseline(Baseline::Random)),
             _ => {
@@ -77,6 +95,7 @@ impl PlayerSpec {
             PlayerSpec::Baseline(Baseline::Random) => "random".into(),
             PlayerSpec::Uci(p) => format!("uci:{p}"),
             PlayerSpec::Reference => "level 6 (reference search)".into(),
+            PlayerSpec::Search(s) => format!("search:{}:{}:{}", s.depth, s.nodes, s.noise),
         }
     }
 }
@@ -200,6 +219,7 @@ const OPENINGS: [&str; 16] = [
 enum Player {
     Level(u8),
     Reference,
+    Search(Setting),
     Baseline(Baseline),
     Uci(Box<External>),
 }
@@ -208,6 +228,7 @@ fn make_player(spec: &PlayerSpec, options: &[(String, String)]) -> Result<Player
     Ok(match spec {
         PlayerSpec::Level(l) => Player::Level(*l),
         PlayerSpec::Reference => Player::Reference,
+        PlayerSpec::Search(s) => Player::Search(*s),
         PlayerSpec::Baseline(b) => Player::Baseline(*b),
         PlayerSpec::Uci(p) => Player::Uci(Box::new(External::start(p, options)?)),
     })
@@ -297,6 +318,17 @@ fn ask(
                 movetime_ms,
             };
             think(&req, &AtomicBool::new(false))
+        }
+        Player::Search(setting) => {
+            let req = Request {
+                game: game.clone(),
+                level: 5,
+                seed,
+                rolled,
+                movetime_ms,
+            };
+            let cancel = AtomicBool::new(false);
+            crate::play::answer_with_setting(&req, &cancel, setting, Features::ALL)
         }
         Player::Reference => {
             let req = Request {

@@ -59,7 +59,18 @@ pub fn setting(kind: GameKind, level: u8) -> Setting {
     let level = level.clamp(super::MIN_LEVEL, super::MAX_LEVEL);
     match (kind, level) {
         (_, 6) => TIMED,
-        (GameKind::Chess | GameKind::MineChess, l) => match l {
+        // Chess: calibrated so that each level scores about 15-20% against the next (some 300
+        // rating points apart; scripts/ratings.sh, docs/strength.md). Noise costs depth (every
+        // root move must be searched exactly to be chosen among), so the noisy levels get more
+        // nodes than their strength suggests; levels 4 and 5 play their best move.
+        (GameKind::Chess, l) => match l {
+            1 => fixed(64, 60_000, 150),
+            2 => fixed(64, 60_000, 60),
+            3 => fixed(64, 120_000, 25),
+            4 => fixed(64, 70_000, 0),
+            _ => fixed(64, 200_000, 0),
+        },
+        (GameKind::MineChess, l) => match l {
             1 => fixed(1, 20_000, 220),
             2 => fixed(2, 60_000, 110),
             3 => fixed(3, 100_000, 45),
@@ -98,10 +109,10 @@ pub fn setting(kind: GameKind, level: u8) -> Setting {
 /// The approximate rating of a chess level, as the new-game screen shows it ("Level 4 · about
 /// 1600"); `None` for the other games, which have no outside scale to measure against.
 ///
-/// Levels 5 and 6 were measured against Stockfish at fixed `UCI_Elo` values, the lower levels
-/// through matches between neighbouring levels, each difference taken from the score
-/// (`scripts/strength.sh`; the games, scores and their 95% intervals are in
-/// `docs/strength.md`). Rounded to 50 points: the intervals are wider than that.
+/// Measured by `scripts/ratings.sh`: matches against Stockfish at fixed `UCI_Elo` values
+/// (its own calibrated scale, 1350 to 2850) and between neighbouring levels, one
+/// maximum-likelihood fit of all of them; the games, scores and their 95% intervals are in
+/// `docs/strength.md`. Rounded to 50 points: the intervals are wider than that.
 ///
 /// ```
 /// use takhte_ai::level::approximate_rating;

@@ -100,7 +100,18 @@ pub fn answer_alpha_beta_with(
     cancel: &AtomicBool,
     features: Features,
 ) -> Option<Answer> {
-    let s = setting(req.game.kind(), req.level);
+    answer_with_setting(req, cancel, &setting(req.game.kind(), req.level), features)
+}
+
+/// [`answer_alpha_beta_with`] for a search of the given setting instead of the request's
+/// level (the match runner's `search:DEPTH:NODES:NOISE` player, for calibrating the levels).
+pub fn answer_with_setting(
+    req: &Request,
+    cancel: &AtomicBool,
+    s: &Setting,
+    features: Features,
+) -> Option<Answer> {
+    let s = *s;
     let limits = Limits {
         features,
         ..limits_for(&s, req)

@@ -153,7 +153,11 @@ fn top_level_move(fen: &str, nodes: u64) -> chess::Move {
     let board = *chess::Position::from_text(fen).unwrap().board();
     let limits = Limits {
         nodes,
-        features: if std::env::var("REF").is_ok() { takhte_ai::search::Features::REFERENCE } else { takhte_ai::search::Features::ALL },
+        features: if std::env::var("REF").is_ok() {
+            takhte_ai::search::Features::REFERENCE
+        } else {
+            takhte_ai::search::Features::ALL
+        },
         ..Limits::depth(64)
     };
     let mut tt = takhte_ai::tt::Tt::with_megabytes(16);
