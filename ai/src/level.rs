@@ -107,7 +107,7 @@ pub fn setting(kind: GameKind, level: u8) -> Setting {
 }
 
 /// The approximate rating of a chess level, as the new-game screen shows it ("Level 4 · about
-/// 1600"); `None` for the other games, which have no outside scale to measure against.
+/// 1800"); `None` for the other games, which have no outside scale to measure against.
 ///
 /// Measured by `scripts/ratings.sh`: matches against Stockfish at fixed `UCI_Elo` values
 /// (its own calibrated scale, 1350 to 2850) and between neighbouring levels, one
@@ -132,4 +132,4 @@ pub fn approximate_rating(kind: GameKind, level: u8) -> Option<u32> {
 }
 
 /// The ratings of chess levels 1–6 (see [`approximate_rating`]).
-const CHESS_RATINGS: [u32; 6] = [800, 1100, 1400, 1600, 1800, 2000];
+const CHESS_RATINGS: [u32; 6] = [1050, 1250, 1600, 1800, 1950, 2100];

@@ -15,7 +15,7 @@ use super::{NewGameProps, Screen};
 
 impl AppState {
     /// The line under the levels for each level of the new game's kind: "Level 4 · about
-    /// 1600" where the level has a measured rating, "Level 4" otherwise.
+    /// 1800" where the level has a measured rating, "Level 4" otherwise.
     pub(crate) fn level_captions(&self) -> ModelRc<SharedString> {
         let captions: Vec<SharedString> = (1..=6u8)
             .map(|level| {
