@@ -15,16 +15,21 @@ use takhte_ai::search::{search, Limits};
 use takhte_ai::tt::Tt;
 use takhte_rules::{chess, Rules};
 
-const POSITIONS: [&str; 8] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+/// Two middlegames besides the perft suite.
+const MIDDLEGAMES: [&str; 2] = [
     "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
     "r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 w - - 0 8",
 ];
+
+/// The positions: the six of the rules' perft data (`name | FEN | counts`), then the middlegames.
+fn positions() -> Vec<&'static str> {
+    include_str!("../../rules/tests/data/chess_perft.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split('|').nth(1).map(str::trim))
+        .chain(MIDDLEGAMES)
+        .collect()
+}
 
 fn main() {
     let depth: i32 = std::env::var("SEARCH_DEPTH")
@@ -36,7 +41,7 @@ fn main() {
         "pos", "nodes", "ms", "knps"
     );
     let (mut all_nodes, mut all_secs) = (0u64, 0f64);
-    for (i, fen) in POSITIONS.iter().enumerate() {
+    for (i, fen) in positions().into_iter().enumerate() {
         let board = *chess::Position::from_text(fen).expect("valid FEN").board();
         let game = ChessGame {
             history: Vec::new(),

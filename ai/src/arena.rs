@@ -308,42 +308,23 @@ fn ask(
     uci_start: &str,
     uci_moves: &[String],
 ) -> Result<Option<Answer>, String> {
+    let request = |level: u8| Request {
+        game: game.clone(),
+        level,
+        seed,
+        rolled,
+        movetime_ms,
+    };
+    let cancel = AtomicBool::new(false);
     Ok(match player {
-        Player::Level(level) => {
-            let req = Request {
-                game: game.clone(),
-                level: *level,
-                seed,
-                rolled,
-                movetime_ms,
-            };
-            think(&req, &AtomicBool::new(false))
-        }
+        Player::Level(level) => think(&request(*level), &cancel),
         Player::Search(setting) => {
-            let req = Request {
-                game: game.clone(),
-                level: 5,
-                seed,
-                rolled,
-                movetime_ms,
-            };
-            let cancel = AtomicBool::new(false);
-            crate::play::answer_with_setting(&req, &cancel, setting, Features::ALL)
+            crate::play::answer_with_setting(&request(5), &cancel, setting, Features::ALL)
         }
-        Player::Reference => {
-            let req = Request {
-                game: game.clone(),
-                level: 6,
-                seed,
-                rolled,
-                movetime_ms,
-            };
-            let cancel = AtomicBool::new(false);
-            match game {
-                AnyGame::Dice(_) => think(&req, &cancel),
-                _ => crate::play::answer_alpha_beta_with(&req, &cancel, Features::REFERENCE),
-            }
-        }
+        Player::Reference => match game {
+            AnyGame::Dice(_) => think(&request(6), &cancel),
+            _ => crate::play::answer_alpha_beta_with(&request(6), &cancel, Features::REFERENCE),
+        },
         Player::Baseline(b) => baseline::answer(*b, game, rolled, seed),
         Player::Uci(e) => {
             let text = e.best_move(uci_start, uci_moves, movetime_ms)?;

@@ -453,13 +453,16 @@ fn the_view_never_shows_a_hidden_mine() {
         .all(|s| s.marks & mark::MINE == 0 && s.number == 0));
 }
 
-/// An engine that answers only when the test lets it.
+/// An engine that records the time it was given, then answers with the first legal move once
+/// the test lets it.
 struct Gated {
     release: Mutex<Receiver<()>>,
+    given: Mutex<Vec<u64>>,
 }
 
 impl Engine for Gated {
     fn think(&self, req: &Request, _cancel: &AtomicBool) -> Option<Answer> {
+        self.given.lock().unwrap().push(req.movetime_ms);
         let _ = self
             .release
             .lock()
@@ -474,6 +477,7 @@ fn gated() -> (Arc<Gated>, Sender<()>) {
     (
         Arc::new(Gated {
             release: Mutex::new(rx),
+            given: Mutex::new(Vec::new()),
         }),
         tx,
     )
@@ -715,32 +719,9 @@ fn searches_handed_elsewhere_as_text_play_the_game() {
     takhte_game::offload_searches(None);
 }
 
-/// An engine that records the time it was given, then answers with the first legal move once
-/// the test lets it.
-struct Timed {
-    release: Mutex<Receiver<()>>,
-    given: Mutex<Vec<u64>>,
-}
-
-impl Engine for Timed {
-    fn think(&self, req: &Request, _cancel: &AtomicBool) -> Option<Answer> {
-        self.given.lock().unwrap().push(req.movetime_ms);
-        let _ = self
-            .release
-            .lock()
-            .unwrap()
-            .recv_timeout(Duration::from_secs(5));
-        req.game.legal_moves().into_iter().next().map(Answer::Move)
-    }
-}
-
 #[test]
 fn the_computer_thinks_less_when_its_clock_runs_low() {
-    let (tx, rx) = channel();
-    let engine = Arc::new(Timed {
-        release: Mutex::new(rx),
-        given: Mutex::new(Vec::new()),
-    });
+    let (engine, tx) = gated();
     let mut game = NewGame::against_computer(GameKind::Chess, 6, Side::White);
     game.time_control = Some(TimeControl::new(1, 0));
     let mut c = Controller::new(

@@ -36,38 +36,22 @@ fn main() {
         "{:<30} {:>11} {:>12} {:>14} {:>7}",
         "position", "nodes", "takhte Mn/s", "shakmaty Mn/s", "ratio"
     );
-    let cases = [
-        ("start, depth 6", chess::START_FEN, 6),
-        (
-            "Kiwipete, depth 5",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            5,
-        ),
-        (
-            "position 3, depth 6",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            6,
-        ),
-        (
-            "position 4, depth 5",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            5,
-        ),
-        (
-            "position 5, depth 5",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            5,
-        ),
-        (
-            "position 6, depth 5",
-            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-            5,
-        ),
-    ];
+    // The six positions of the perft data (`name | FEN | counts`); the start position and
+    // position 3 (few pieces) one ply deeper than the others.
+    let cases: Vec<(String, &str, u32)> = include_str!("../tests/data/chess_perft.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut parts = l.split('|').map(str::trim);
+            let (name, fen) = (parts.next().unwrap(), parts.next().unwrap());
+            let deeper = matches!(name, "start" | "pos3");
+            let depth = if deeper { 6 } else { 5 } - less;
+            (format!("{name}, depth {depth}"), fen, depth)
+        })
+        .collect();
     let (mut all_ours, mut all_theirs) = (Duration::ZERO, Duration::ZERO);
     let mut all_nodes = 0;
     for (name, fen, depth) in cases {
-        let depth = depth - less;
         let ours = chess::Position::from_text(fen).expect("valid FEN");
         let theirs: Chess = fen
             .parse::<Fen>()

@@ -37,7 +37,6 @@ impl AppState {
         if let Some(ui) = self.ui() {
             let new_game_ui = ui.global::<NewGameProps>();
             new_game_ui.set_ng_kind(kind.name().into());
-            new_game_ui.set_level_captions(self.level_captions());
             // The last new game's choices, offered again.
             if let Some(last) = &self.settings.last_new_game {
                 new_game_ui.set_ng_computer(last.computer);

@@ -390,19 +390,6 @@ impl Board {
         }
     }
 
-    /// The pieces of `by` that attack `sq`, given the occupied squares `occupied`.
-    #[inline]
-    pub fn attackers(&self, sq: usize, by: Side, occupied: Bitboard) -> Bitboard {
-        let them = self.sides[by.index()];
-        let rq = self.kinds[Kind::Rook as usize] | self.kinds[Kind::Queen as usize];
-        let bq = self.kinds[Kind::Bishop as usize] | self.kinds[Kind::Queen as usize];
-        them & ((PAWN_ATTACKS[by.opponent().index()][sq] & self.kinds[Kind::Pawn as usize])
-            | (KNIGHT[sq] & self.kinds[Kind::Knight as usize])
-            | (KING[sq] & self.kinds[Kind::King as usize])
-            | (rook_attacks_on(self.ranks, sq, occupied) & rq)
-            | (bishop_attacks_on(self.ranks, sq, occupied) & bq))
-    }
-
     /// Whether `side`'s king is attacked.
     pub fn in_check(&self, side: Side) -> bool {
         match self.king_square(side) {

@@ -10,8 +10,8 @@
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
 
 use super::super::super::bitboard::{
-    bishop_attacks, bishop_attacks64, rook_attacks, rook_attacks64, Bitboard, BETWEEN, KING,
-    KNIGHT, LINE, PAWN_ATTACKS, RAYS,
+    bishop_attacks, bishop_attacks64, bishop_rays, rook_attacks, rook_attacks64, rook_rays,
+    Bitboard, BETWEEN, KING, KNIGHT, LINE, PAWN_ATTACKS,
 };
 use super::super::super::{Side, Square};
 use super::{castle, Board, Kind, Move, MoveList};
@@ -177,6 +177,16 @@ impl Board {
         B::cut(self.kinds[kind as usize]) & B::cut(self.sides[side.index()])
     }
 
+    /// The pieces of `by` that attack `sq`, given the occupied squares `occupied`.
+    #[inline]
+    pub fn attackers(&self, sq: usize, by: Side, occupied: Bitboard) -> Bitboard {
+        if self.ranks == 8 {
+            u128::from(self.attackers_in::<u64>(sq, by, occupied as u64))
+        } else {
+            self.attackers_in::<u128>(sq, by, occupied)
+        }
+    }
+
     /// The pieces of `by` that attack `sq` through `occupied`, at width `B`.
     #[inline(always)]
     fn attackers_in<B: Bits>(&self, sq: usize, by: Side, occupied: B) -> B {
@@ -249,10 +259,8 @@ impl Board {
         let own = B::cut(self.sides[us.index()]);
         let occ = own | B::cut(self.sides[them.index()]);
         let queens = self.set::<B>(them, Kind::Queen);
-        let rook_lines = B::cut(RAYS[0][k] | RAYS[1][k] | RAYS[4][k] | RAYS[5][k]);
-        let bishop_lines = B::cut(RAYS[2][k] | RAYS[3][k] | RAYS[6][k] | RAYS[7][k]);
-        let snipers = (rook_lines & (self.set::<B>(them, Kind::Rook) | queens))
-            | (bishop_lines & (self.set::<B>(them, Kind::Bishop) | queens));
+        let snipers = (B::cut(rook_rays(k)) & (self.set::<B>(them, Kind::Rook) | queens))
+            | (B::cut(bishop_rays(k)) & (self.set::<B>(them, Kind::Bishop) | queens));
         let mut pinned = B::ZERO;
         for s in each(snipers) {
             let between = B::cut(BETWEEN[k][s]) & occ;
