@@ -45,6 +45,7 @@ fn main() {
         let board = *chess::Position::from_text(fen).expect("valid FEN").board();
         let game = ChessGame {
             history: Vec::new(),
+            eval: &takhte_ai::chess::eval::TUNED_EVAL,
         };
         let mut tt = Tt::with_megabytes(32);
         let start = Instant::now();

@@ -49,6 +49,10 @@ pub enum PlayerSpec {
     /// as it was before its refinements, at today's speed), written `6ref`. Dice chess, whose
     /// search is the expectimax one, plays its level 6 unchanged.
     Reference,
+    /// Level 6 evaluating chess and minesweeper chess with the hand-written numbers
+    /// ([`crate::chess::params::HAND`]) instead of the tuned ones, written `6hand`. Other games
+    /// play their level 6 unchanged.
+    HandEval,
     /// A search of chess, minesweeper chess or draughts with the given setting, written
     /// `search:DEPTH:NODES:NOISE` (for calibrating the levels; fixed depth, node budget and
     /// noise as in [`crate::level::setting`]).
@@ -56,10 +60,11 @@ pub enum PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Reads `1`–`6`, `6ref`, `search:DEPTH:NODES:NOISE`, `greedy`, `random` or `uci:PROGRAM`.
+    /// Reads `1`–`6`, `6ref`, `6hand`, `search:DEPTH:NODES:NOISE`, `greedy`, `random` or `uci:PROGRAM`.
     pub fn parse(text: &str) -> Option<PlayerSpec> {
         match text {
             "6ref" => Some(PlayerSpec::Reference),
+            "6hand" => Some(PlayerSpec::HandEval),
             _ if text.starts_with("search:") => {
                 let parts: Vec<&str> = text["search:".len()..].split(':').collect();
                 let [depth, nodes, noise] = parts[..] else {
@@ -71,6 +76,7 @@ impl PlayerSpec {
                     noise: noise.parse().ok().filter(|n| (0..=1000).contains(n))?,
                     timed: false,
                     tt_mb: 4,
+                    hand_eval: true,
                 }))
             }
             "greedy" => Some(PlayerSpec::Baseline(Baseline::Greedy)),
@@ -95,6 +101,7 @@ impl PlayerSpec {
             PlayerSpec::Baseline(Baseline::Random) => "random".into(),
             PlayerSpec::Uci(p) => format!("uci:{p}"),
             PlayerSpec::Reference => "level 6 (reference search)".into(),
+            PlayerSpec::HandEval => "level 6 (hand-written evaluation)".into(),
             PlayerSpec::Search(s) => format!("search:{}:{}:{}", s.depth, s.nodes, s.noise),
         }
     }
@@ -219,6 +226,7 @@ const OPENINGS: [&str; 16] = [
 enum Player {
     Level(u8),
     Reference,
+    HandEval,
     Search(Setting),
     Baseline(Baseline),
     Uci(Box<External>),
@@ -228,6 +236,7 @@ fn make_player(spec: &PlayerSpec, options: &[(String, String)]) -> Result<Player
     Ok(match spec {
         PlayerSpec::Level(l) => Player::Level(*l),
         PlayerSpec::Reference => Player::Reference,
+        PlayerSpec::HandEval => Player::HandEval,
         PlayerSpec::Search(s) => Player::Search(*s),
         PlayerSpec::Baseline(b) => Player::Baseline(*b),
         PlayerSpec::Uci(p) => Player::Uci(Box::new(External::start(p, options)?)),
@@ -324,6 +333,17 @@ fn ask(
         Player::Reference => match game {
             AnyGame::Dice(_) => think(&request(6), &cancel),
             _ => crate::play::answer_alpha_beta_with(&request(6), &cancel, Features::REFERENCE),
+        },
+        Player::HandEval => match game {
+            AnyGame::Dice(_) | AnyGame::Draughts(_) => think(&request(6), &cancel),
+            _ => crate::play::answer_alpha_beta_with(
+                &request(6),
+                &cancel,
+                Features {
+                    hand_eval: true,
+                    ..Features::ALL
+                },
+            ),
         },
         Player::Baseline(b) => baseline::answer(*b, game, rolled, seed),
         Player::Uci(e) => {

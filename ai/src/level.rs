@@ -7,6 +7,9 @@
 //! safety net on a very slow device). Noise makes the lower levels play human-looking mistakes
 //! (a move that looks almost as good to a shallow search), never random moves. Level 6 searches
 //! by iterative deepening for the whole time budget; its move depends on the machine's speed.
+//! Level 6 evaluates chess and minesweeper chess with the tuned numbers
+//! ([`crate::chess::tuned::TUNED`]), levels 1–5 with the hand-written ones they were calibrated
+//! with.
 //! Dice chess level 1 is the simple player of the source description ([`super::dice::simple_choice`]).
 
 use takhte_rules::GameKind;
@@ -24,6 +27,10 @@ pub struct Setting {
     pub timed: bool,
     /// Transposition table size in megabytes.
     pub tt_mb: usize,
+    /// Chess and minesweeper chess evaluate with the hand-written numbers
+    /// ([`crate::chess::params::HAND`]): levels 1–5 were calibrated with them, and their
+    /// ratings hold for them. Level 6 plays with the tuned numbers.
+    pub hand_eval: bool,
 }
 
 const fn fixed(depth: i32, nodes: u64, noise: i32) -> Setting {
@@ -33,6 +40,7 @@ const fn fixed(depth: i32, nodes: u64, noise: i32) -> Setting {
         noise,
         timed: false,
         tt_mb: 4,
+        hand_eval: true,
     }
 }
 
@@ -42,6 +50,7 @@ const TIMED: Setting = Setting {
     noise: 0,
     timed: true,
     tt_mb: super::tt::DEFAULT_MB,
+    hand_eval: false,
 };
 
 /// The level the app offers first.

@@ -9,6 +9,7 @@ use takhte_rules::dice::Move as DiceMove;
 use takhte_rules::draughts::{Compact, Move as DraughtsMove, Position as DraughtsPosition};
 use takhte_rules::{AnyGame, AnyMove, Line, Rules};
 
+use super::chess::eval::chosen;
 use super::chess::{ChessGame, Pos as ChessPos};
 use super::dice::board::{DMove, DiceBoard};
 use super::dice::expectimax::{decide, Choice};
@@ -77,6 +78,7 @@ fn chess_found(
 ) -> Option<Found<takhte_rules::chess::Move>> {
     let game = ChessGame {
         history: line.keys().to_vec(),
+        eval: chosen(limits.features.hand_eval),
     };
     search(
         &game,
@@ -113,7 +115,10 @@ pub fn answer_with_setting(
 ) -> Option<Answer> {
     let s = *s;
     let limits = Limits {
-        features,
+        features: Features {
+            hand_eval: features.hand_eval || s.hand_eval,
+            ..features
+        },
         ..limits_for(&s, req)
     };
     let mut tt = table_for(&s, req);
@@ -128,7 +133,8 @@ pub fn answer_with_setting(
         AnyGame::Mine(line) => {
             // Only what a player sees: the visible board, numbers and counter.
             let visible = line.position().visible();
-            let (game, root) = MineGame::new(&visible);
+            let (mut game, root) = MineGame::new(&visible);
+            game.eval = chosen(limits.features.hand_eval);
             search(&game, &root, &limits, &mut tt, cancel, &mut |_| {})
                 .map(|f| Answer::Move(AnyMove::Mine(f.best)))
         }

@@ -196,11 +196,15 @@ fn think(line: Line<Position>, level: u8, go: Go, tt: &Mutex<Tt>, stop: &AtomicB
             soft_share: 1.0,
             noise: s.noise,
             seed: line.position().board().fullmove_number() as u64,
-            features: Features::ALL,
+            features: Features {
+                hand_eval: s.hand_eval,
+                ..Features::ALL
+            },
         }
     };
     let game = ChessGame {
         history: line.keys().to_vec(),
+        eval: crate::chess::eval::chosen(limits.features.hand_eval),
     };
     let root = Pos::new(*line.position().board());
     let mut report = |p: &Progress<takhte_rules::chess::Move>| {

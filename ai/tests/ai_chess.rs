@@ -163,6 +163,7 @@ fn top_level_move(fen: &str, nodes: u64) -> chess::Move {
     let mut tt = takhte_ai::tt::Tt::with_megabytes(16);
     let game = ChessGame {
         history: Vec::new(),
+        eval: &takhte_ai::chess::eval::TUNED_EVAL,
     };
     search(
         &game,

@@ -10,7 +10,60 @@ use takhte_rules::bitboard::{
 use takhte_rules::chess::{Board, Kind};
 use takhte_rules::{Side, Square};
 
-use super::pst::{progress, relative_rank, tables, PHASE};
+use std::sync::LazyLock;
+
+use super::params::{Params, HAND};
+use super::pst::{progress, relative_rank, Tables, PHASE};
+use super::tuned::TUNED;
+
+/// An evaluation's numbers with the piece-square tables built from them, for both board
+/// heights.
+pub struct Evaluator {
+    /// The numbers.
+    pub params: Params,
+    eight: Tables,
+    ten: Tables,
+}
+
+impl Evaluator {
+    /// The evaluator of the numbers `params`.
+    pub fn new(params: Params) -> Evaluator {
+        Evaluator {
+            eight: Tables::new(&params, 8),
+            ten: Tables::new(&params, 10),
+            params,
+        }
+    }
+
+    /// The tables for a board of `ranks` ranks.
+    pub fn tables(&self, ranks: u8) -> &Tables {
+        if ranks == 10 {
+            &self.ten
+        } else {
+            &self.eight
+        }
+    }
+
+    /// The static evaluation of `b` for the side to move, in centipawns; `risky` as in
+    /// [`evaluate`].
+    pub fn evaluate(&self, b: &Board, risky: Bitboard) -> i32 {
+        evaluate_with(self, b, risky)
+    }
+}
+
+/// The evaluation the app plays with: the tuned numbers ([`TUNED`]).
+pub static TUNED_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::new(TUNED));
+/// The hand-written numbers ([`HAND`]): levels 1–5, and matches against the tuned evaluation.
+pub static HAND_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::new(HAND));
+
+/// [`HAND_EVAL`] when `hand`, else [`TUNED_EVAL`].
+pub fn chosen(hand: bool) -> &'static Evaluator {
+    if hand {
+        &HAND_EVAL
+    } else {
+        &TUNED_EVAL
+    }
+}
 
 /// Every square of the a-file on a 10-rank board.
 const FILE_A: Bitboard = {
@@ -86,11 +139,18 @@ impl Score {
     }
 }
 
-/// The static evaluation of `b` for the side to move, in centipawns. `risky` holds the squares
-/// that may hold a mine (empty for chess): they count half for mobility.
+/// The static evaluation of `b` for the side to move, in centipawns, with the tuned numbers.
+/// `risky` holds the squares that may hold a mine (empty for chess): they count half for
+/// mobility.
 pub fn evaluate(b: &Board, risky: Bitboard) -> i32 {
+    evaluate_with(&TUNED_EVAL, b, risky)
+}
+
+/// [`evaluate`] with the numbers of `e`.
+pub fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
+    let p = &e.params;
     let ranks = b.ranks();
-    let t = tables(ranks);
+    let t = e.tables(ranks);
     let occ = b.occupied();
     let mut s = Score { mg: 0, eg: 0 };
     let mut phase = 0;
@@ -129,18 +189,30 @@ pub fn evaluate(b: &Board, risky: Bitboard) -> i32 {
                 let safe = (area & !risky).count_ones() as i32;
                 let mob = 2 * safe + (area & risky).count_ones() as i32; // half-squares
                 let (mg, eg) = match kind {
-                    Kind::Knight => (4 * (mob - 8), 4 * (mob - 8)),
-                    Kind::Bishop => (5 * (mob - 12), 5 * (mob - 12)),
-                    Kind::Rook => (2 * (mob - 12), 4 * (mob - 12)),
-                    _ => (mob - 24, 2 * (mob - 24)),
+                    Kind::Knight => (
+                        p.knight_mobility_mg_tenths * (mob - 8),
+                        p.knight_mobility_eg_tenths * (mob - 8),
+                    ),
+                    Kind::Bishop => (
+                        p.bishop_mobility_mg_tenths * (mob - 12),
+                        p.bishop_mobility_eg_tenths * (mob - 12),
+                    ),
+                    Kind::Rook => (
+                        p.rook_mobility_mg_tenths * (mob - 12),
+                        p.rook_mobility_eg_tenths * (mob - 12),
+                    ),
+                    _ => (
+                        p.queen_mobility_mg_tenths * (mob - 24),
+                        p.queen_mobility_eg_tenths * (mob - 24),
+                    ),
                 };
-                s.add(sign, mg / 2, eg / 2);
+                s.add(sign, mg / 20, eg / 20);
                 let hits = (att & enemy_zone).count_ones() as i32;
                 if hits > 0 {
                     let w = match kind {
-                        Kind::Knight | Kind::Bishop => 2,
-                        Kind::Rook => 3,
-                        _ => 5,
+                        Kind::Knight | Kind::Bishop => p.attack_minor,
+                        Kind::Rook => p.attack_rook,
+                        _ => p.attack_queen,
                     };
                     attack_units[si] += w * hits;
                 }
@@ -149,17 +221,28 @@ pub fn evaluate(b: &Board, risky: Bitboard) -> i32 {
                     let ours = b.pieces(side, Kind::Pawn) & file != 0;
                     let theirs = b.pieces(them, Kind::Pawn) & file != 0;
                     if !ours && !theirs {
-                        s.add(sign, 25, 10);
+                        s.add(sign, p.rook_open_mg, p.rook_open_eg);
                     } else if !ours {
-                        s.add(sign, 12, 5);
+                        s.add(sign, p.rook_half_open_mg, p.rook_half_open_eg);
                     }
                 }
             }
         }
         if b.pieces(side, Kind::Bishop).count_ones() >= 2 {
-            s.add(sign, 30, 50);
+            s.add(sign, p.bishop_pair_mg, p.bishop_pair_eg);
         }
-        pawn_structure(b, side, sign, &mut s);
+        // Pieces attacked by enemy pawns.
+        let threatened = (own
+            & !b.pieces(side, Kind::Pawn)
+            & !b.pieces(side, Kind::King)
+            & pawn_att[them.index()])
+        .count_ones() as i32;
+        s.add(
+            sign,
+            -p.pawn_threat_mg * threatened,
+            -p.pawn_threat_eg * threatened,
+        );
+        pawn_structure(p, b, side, sign, pawn_att[si], kings, &mut s);
         // Pawn shield in front of a king on its first two ranks.
         if let Some(k) = kings[si] {
             let rr = relative_rank(k, side, ranks);
@@ -167,7 +250,7 @@ pub fn evaluate(b: &Board, risky: Bitboard) -> i32 {
                 let fwd: i32 = if side == Side::White { 1 } else { -1 };
                 let mut shield = 0;
                 for df in -1..=1 {
-                    for (dr, w) in [(1, 12), (2, 6)] {
+                    for (dr, w) in [(1, p.shield_near), (2, p.shield_far)] {
                         if let Some(q) = k.offset(df, fwd * dr, ranks) {
                             if b.pieces(side, Kind::Pawn) & bit(q.index()) != 0 {
                                 shield += w;
@@ -177,15 +260,21 @@ pub fn evaluate(b: &Board, risky: Bitboard) -> i32 {
                 }
                 s.add(sign, shield, 0);
             }
+            if b.pieces(side, Kind::Pawn) & file_mask(k.file()) == 0 {
+                s.add(sign, -p.king_open_file_mg, 0);
+            }
         }
-        let _ = own;
     }
     // King safety: the attacks each side makes on the other's king zone.
     for side in [Side::White, Side::Black] {
         let sign = if side == Side::White { 1 } else { -1 };
         let u = attack_units[side.index()];
         if u > 2 {
-            s.add(sign, (u * u / 4).min(450), 0);
+            s.add(
+                sign,
+                (u * u * p.king_danger_scale / 100).min(p.king_danger_cap),
+                0,
+            );
         }
     }
 
@@ -197,31 +286,58 @@ pub fn evaluate(b: &Board, risky: Bitboard) -> i32 {
     } else {
         -score
     };
-    stm + 10
+    stm + p.tempo
 }
 
-fn pawn_structure(b: &Board, side: Side, sign: i32, s: &mut Score) {
+fn pawn_structure(
+    p: &Params,
+    b: &Board,
+    side: Side,
+    sign: i32,
+    own_pawn_attacks: Bitboard,
+    kings: [Option<Square>; 2],
+    s: &mut Score,
+) {
     let ranks = b.ranks();
     let ours = b.pieces(side, Kind::Pawn);
     let theirs = b.pieces(side.opponent(), Kind::Pawn);
     for file in 0..8u8 {
         let n = (ours & file_mask(file)).count_ones() as i32;
         if n > 1 {
-            s.add(sign, -12 * (n - 1), -20 * (n - 1));
+            s.add(sign, -p.doubled_mg * (n - 1), -p.doubled_eg * (n - 1));
         }
         if n > 0 && ours & adjacent_files(file) == 0 {
-            s.add(sign, -12 * n, -15 * n);
+            s.add(sign, -p.isolated_mg * n, -p.isolated_eg * n);
         }
     }
+    // Defended by a pawn, or with a pawn beside it on the same rank.
+    let beside = ((ours & !FILE_A) >> 1) | ((ours & !file_mask(7)) << 1);
+    let connected = (ours & (own_pawn_attacks | beside)).count_ones() as i32;
+    s.add(sign, p.connected_mg * connected, p.connected_eg * connected);
+    let fwd: i32 = if side == Side::White { 1 } else { -1 };
+    let (own_king, enemy_king) = (kings[side.index()], kings[side.opponent().index()]);
     for sq in squares(ours) {
         let sq = Square(sq as u8);
         if FRONT_SPAN[side.index()][sq.index()] & theirs == 0 {
             let t = progress(relative_rank(sq, side, ranks), ranks);
-            let mg = 8.0 + 90.0 * t * t;
-            let eg = 15.0 + 170.0 * t * t;
+            let mg = p.passed_mg as f64 + p.passed_advance_mg as f64 * t * t;
+            let eg = p.passed_eg as f64 + p.passed_advance_eg as f64 * t * t;
             s.add(sign, mg as i32, eg as i32);
+            if let (Some(stop), Some(ok), Some(ek)) =
+                (sq.offset(0, fwd, ranks), own_king, enemy_king)
+            {
+                let lead = distance(ek, stop).min(5) - distance(ok, stop).min(5);
+                s.add(sign, 0, p.passed_king_eg * lead);
+            }
         }
     }
+}
+
+/// The number of king steps between two squares.
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr)
 }
 
 /// Endgame corrections to the White-relative `score`.

@@ -3,8 +3,10 @@
 //! helpers here (move packing, capture order) serve minesweeper chess too.
 
 pub mod eval;
+pub mod params;
 pub mod pst;
 pub mod see;
+pub mod tuned;
 
 use takhte_rules::bitboard::bit;
 use takhte_rules::chess::{Board, Kind, Move, MoveList};
@@ -39,6 +41,8 @@ pub struct ChessGame {
     /// Repetition keys ([`takhte_rules::Rules::repetition_key`]) of the positions since the last
     /// irreversible move, the root included.
     pub history: Vec<u64>,
+    /// The evaluation ([`eval::TUNED_EVAL`] in play).
+    pub eval: &'static eval::Evaluator,
 }
 
 /// The kind of the piece on `sq`.
@@ -138,7 +142,7 @@ impl SearchGame for ChessGame {
     }
 
     fn evaluate(&self, pos: &Pos) -> i32 {
-        eval::evaluate(&pos.board, 0)
+        self.eval.evaluate(&pos.board, 0)
     }
 
     fn decided(&self, pos: &Pos, _ply: i32) -> Option<i32> {

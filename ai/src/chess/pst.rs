@@ -3,15 +3,11 @@
 //! 8-rank and the 10-rank board. Values are centipawns for a middlegame (`mg`) and an endgame
 //! (`eg`); the evaluation blends them by the material left.
 
-use std::sync::OnceLock;
-
 use takhte_rules::chess::Kind;
 use takhte_rules::{Side, Square};
 
-/// Middlegame material: pawn, knight, bishop, rook, queen, king.
-pub const MG_VALUE: [i32; 6] = [85, 325, 345, 480, 1000, 0];
-/// Endgame material.
-pub const EG_VALUE: [i32; 6] = [105, 295, 315, 530, 950, 0];
+use super::params::Params;
+
 /// Material for exchanges and move ordering.
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 /// How much each piece counts towards the middlegame phase (24 at the start).
@@ -23,17 +19,6 @@ pub struct Tables {
     pub mg: [[[i16; 80]; 6]; 2],
     /// Endgame values.
     pub eg: [[[i16; 80]; 6]; 2],
-}
-
-/// The tables for a board of `ranks` ranks (8 or 10), built once.
-pub fn tables(ranks: u8) -> &'static Tables {
-    static EIGHT: OnceLock<Tables> = OnceLock::new();
-    static TEN: OnceLock<Tables> = OnceLock::new();
-    if ranks == 10 {
-        TEN.get_or_init(|| build(10))
-    } else {
-        EIGHT.get_or_init(|| build(8))
-    }
 }
 
 /// The rank of `sq` counted from `side`'s own back rank.
@@ -50,7 +35,9 @@ pub fn progress(rr: u8, ranks: u8) -> f64 {
 }
 
 /// Square bonuses (middlegame, endgame) for White's `kind` on `file`, relative rank `rr`.
-fn bonus(kind: Kind, file: u8, rr: u8, ranks: u8) -> (f64, f64) {
+fn bonus(p: &Params, kind: Kind, file: u8, rr: u8, ranks: u8) -> (f64, f64) {
+    let f = |v: i32| v as f64;
+    let tenths = |v: i32| v as f64 / 10.0;
     let cf = file.min(7 - file) as f64; // 0 at the edge, 3 in the centre
     let half = (ranks as f64 - 1.0) / 2.0;
     let cr = (half - (rr as f64 - half).abs()) * 3.5 / half; // 0 at the edge, 3.5 in the middle
@@ -58,75 +45,107 @@ fn bonus(kind: Kind, file: u8, rr: u8, ranks: u8) -> (f64, f64) {
     match kind {
         Kind::Pawn => {
             let t = progress(rr, ranks);
-            let mut mg = 55.0 * t * t;
-            let eg = 110.0 * t * t;
+            let mut mg = f(p.pawn_advance_mg) * t * t;
+            let eg = f(p.pawn_advance_eg) * t * t;
             if (3..=4).contains(&file) {
                 if rr == 1 {
-                    mg -= 12.0;
+                    mg += f(p.pawn_centre_home_mg);
                 } else if t > 0.0 && t < 0.5 {
-                    mg += 18.0;
+                    mg += f(p.pawn_centre_mg);
                 }
             } else if (2..=5).contains(&file) && t > 0.0 && t < 0.5 {
-                mg += 6.0;
+                mg += f(p.pawn_near_centre_mg);
             }
             (mg, eg)
         }
         Kind::Knight => {
-            let mut mg = -45.0 + 11.0 * centre;
+            let mut mg = -45.0 + tenths(p.knight_centre_mg_tenths) * centre;
             if rr == 0 {
-                mg -= 10.0;
+                mg += f(p.knight_home_mg);
             }
-            (mg, -35.0 + 9.0 * centre)
+            (mg, -35.0 + tenths(p.knight_centre_eg_tenths) * centre)
         }
         Kind::Bishop => {
-            let mut mg = -18.0 + 5.0 * centre;
+            let mut mg = -18.0 + tenths(p.bishop_centre_mg_tenths) * centre;
             if rr == 0 {
-                mg -= 10.0;
+                mg += f(p.bishop_home_mg);
             }
-            (mg, -15.0 + 4.0 * centre)
+            (mg, -15.0 + tenths(p.bishop_centre_eg_tenths) * centre)
         }
         Kind::Rook => {
-            let mut mg = if cf >= 2.0 { 4.0 } else { 0.0 };
+            let mut mg = if cf >= 2.0 {
+                f(p.rook_centre_file_mg)
+            } else {
+                0.0
+            };
             let mut eg = 0.0;
             if rr + 2 == ranks {
-                mg += 20.0;
-                eg += 12.0;
+                mg += f(p.rook_seventh_mg);
+                eg += f(p.rook_seventh_eg);
             }
             if rr == 0 && (file == 0 || file == 7) {
-                mg -= 4.0;
+                mg += f(p.rook_corner_mg);
             }
             (mg, eg)
         }
-        Kind::Queen => (-8.0 + 2.5 * centre, -22.0 + 6.0 * centre),
+        Kind::Queen => (
+            -8.0 + tenths(p.queen_centre_mg_tenths) * centre,
+            -22.0 + tenths(p.queen_centre_eg_tenths) * centre,
+        ),
         Kind::King => {
+            let edge = file.min(7 - file) as usize; // a/h 0, b/g 1, c/f 2, d/e 3
             let mg = match rr {
-                0 => [18.0, 28.0, 8.0, -4.0, -4.0, 8.0, 28.0, 18.0][file as usize],
-                1 => [-2.0, -4.0, -14.0, -24.0, -24.0, -14.0, -4.0, -2.0][file as usize],
-                r => -34.0 - 10.0 * (r as f64 - 2.0),
+                0 => [
+                    p.king_home_edge,
+                    p.king_home_wing,
+                    p.king_home_flank,
+                    p.king_home_centre,
+                ][edge] as f64,
+                1 => [
+                    p.king_second_edge,
+                    p.king_second_wing,
+                    p.king_second_flank,
+                    p.king_second_centre,
+                ][edge] as f64,
+                r => f(p.king_third_mg) + f(p.king_up_mg) * (r as f64 - 2.0),
             };
-            (mg, -45.0 + 11.0 * centre)
+            (mg, -45.0 + tenths(p.king_centre_eg_tenths) * centre)
         }
     }
 }
 
-fn build(ranks: u8) -> Tables {
-    let mut t = Tables {
-        mg: [[[0; 80]; 6]; 2],
-        eg: [[[0; 80]; 6]; 2],
-    };
-    for side in [Side::White, Side::Black] {
-        for kind in Kind::ALL {
-            for idx in 0..(8 * ranks as usize) {
-                let sq = Square(idx as u8);
-                let rr = relative_rank(sq, side, ranks);
-                let (mg, eg) = bonus(kind, sq.file(), rr, ranks);
-                let k = kind as usize;
-                t.mg[side.index()][k][idx] = (MG_VALUE[k] as f64 + mg).round() as i16;
-                t.eg[side.index()][k][idx] = (EG_VALUE[k] as f64 + eg).round() as i16;
+impl Tables {
+    /// The tables of the numbers `p` for a board of `ranks` ranks (8 or 10).
+    pub fn new(p: &Params, ranks: u8) -> Tables {
+        let material = |k: usize| {
+            [
+                (p.pawn_mg, p.pawn_eg),
+                (p.knight_mg, p.knight_eg),
+                (p.bishop_mg, p.bishop_eg),
+                (p.rook_mg, p.rook_eg),
+                (p.queen_mg, p.queen_eg),
+                (0, 0),
+            ][k]
+        };
+        let mut t = Tables {
+            mg: [[[0; 80]; 6]; 2],
+            eg: [[[0; 80]; 6]; 2],
+        };
+        for side in [Side::White, Side::Black] {
+            for kind in Kind::ALL {
+                for idx in 0..(8 * ranks as usize) {
+                    let sq = Square(idx as u8);
+                    let rr = relative_rank(sq, side, ranks);
+                    let (mg, eg) = bonus(p, kind, sq.file(), rr, ranks);
+                    let k = kind as usize;
+                    let (vm, ve) = material(k);
+                    t.mg[side.index()][k][idx] = (vm as f64 + mg).round() as i16;
+                    t.eg[side.index()][k][idx] = (ve as f64 + eg).round() as i16;
+                }
             }
         }
+        t
     }
-    t
 }
 
 #[cfg(test)]
@@ -135,14 +154,14 @@ mod tests {
 
     #[test]
     fn tables_are_mirrored_and_centralising() {
-        let t = tables(8);
+        let t = Tables::new(&super::super::params::HAND, 8);
         let e4 = Square::parse("e4", 8).unwrap();
         let e5 = Square::parse("e5", 8).unwrap();
         let a1 = Square::parse("a1", 8).unwrap();
         let n = Kind::Knight as usize;
         assert_eq!(t.mg[0][n][e4.index()], t.mg[1][n][e5.index()]);
         assert!(t.mg[0][n][e4.index()] > t.mg[0][n][a1.index()]);
-        let t10 = tables(10);
+        let t10 = Tables::new(&super::super::params::HAND, 10);
         let g1 = Square::parse("g1", 10).unwrap();
         let g10 = Square::parse("g10", 10).unwrap();
         let k = Kind::King as usize;

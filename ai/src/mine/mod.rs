@@ -39,6 +39,8 @@ pub struct Pos {
 pub struct MineGame {
     permille: [i32; 80],
     risky: Bitboard,
+    /// The evaluation ([`crate::chess::eval::TUNED_EVAL`] unless changed).
+    pub eval: &'static crate::chess::eval::Evaluator,
 }
 
 impl MineGame {
@@ -67,7 +69,11 @@ impl MineGame {
             }
         }
         let risky = odds.risky();
-        MineGame { permille, risky }
+        MineGame {
+            permille,
+            risky,
+            eval: &crate::chess::eval::TUNED_EVAL,
+        }
     }
 
     /// The chance in thousandths that square index `sq` holds a mine in this line.
@@ -181,7 +187,7 @@ impl SearchGame for MineGame {
     }
 
     fn evaluate(&self, pos: &Pos) -> i32 {
-        super::chess::eval::evaluate(&pos.board, self.risky & !pos.cleared)
+        self.eval.evaluate(&pos.board, self.risky & !pos.cleared)
     }
 
     fn decided(&self, pos: &Pos, ply: i32) -> Option<i32> {

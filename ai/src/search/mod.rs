@@ -81,6 +81,9 @@ pub struct Features {
     pub history_malus: bool,
     /// A null-move reduction that also grows with how far the evaluation is above beta.
     pub eval_null_reduction: bool,
+    /// Chess and minesweeper chess evaluate with the hand-written numbers
+    /// ([`crate::chess::params::HAND`]) instead of the tuned ones (for matches between the two).
+    pub hand_eval: bool,
 }
 
 impl Features {
@@ -90,6 +93,7 @@ impl Features {
         late_move_pruning: true,
         history_malus: true,
         eval_null_reduction: true,
+        hand_eval: false,
     };
     /// None: the reference search.
     pub const REFERENCE: Features = Features {
@@ -97,6 +101,7 @@ impl Features {
         late_move_pruning: false,
         history_malus: false,
         eval_null_reduction: false,
+        hand_eval: false,
     };
 }
 
