@@ -44,8 +44,9 @@ fn read(path: &str) -> Result<Vec<Sample>, String> {
     Ok(out)
 }
 
-/// The mean squared error of the numbers `p` on `set`, on every core.
-fn error(p: &Params, set: &[Sample]) -> f64 {
+/// The mean squared error of the numbers `p` on `set`, on every core, with the evaluation
+/// multiplied by `scale` before it is turned into an expected result.
+fn error(p: &Params, set: &[Sample], scale: f64) -> f64 {
     let e = Evaluator::new(p.clone());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = set.len().div_ceil(threads).max(1);
@@ -63,7 +64,7 @@ fn error(p: &Params, set: &[Sample]) -> f64 {
                             } else {
                                 -v
                             };
-                            (expected(white) - s.target).powi(2)
+                            (expected(scale * white) - s.target).powi(2)
                         })
                         .sum::<f64>()
                 })
@@ -112,10 +113,19 @@ fn main() {
     }
     let start = Instant::now();
     let mut best = HAND;
+    // Stockfish's centipawns are not ours: first the scale that best turns the hand-written
+    // evaluation into Stockfish's expected results; the numbers are then fitted at that scale,
+    // so that they stay in the units the search's margins were set in.
+    let scale = (50..=200)
+        .map(|k| k as f64 / 100.0)
+        .min_by(|&a, &b| error(&best, &train, a).total_cmp(&error(&best, &train, b)))
+        .unwrap_or(1.0);
+    let error = |p: &Params, set: &[Sample]| error(p, set, scale);
     let mut best_err = error(&best, &train);
     let (hand_train, hand_check) = (best_err, error(&best, &check));
     eprintln!(
-        "{} positions to fit, {} to check; hand-written: {hand_train:.6} / {hand_check:.6}",
+        "{} positions to fit, {} to check; scale {scale:.2}; hand-written: {hand_train:.6} / \
+         {hand_check:.6}",
         train.len(),
         check.len()
     );
@@ -163,8 +173,8 @@ fn main() {
         text,
         "//! The tuned numbers of the chess evaluation. Made by `scripts/tune-eval.sh` from \
          `ai/tuning/positions.txt.gz`; do not edit.\n//!\n//! Mean squared error of the expected \
-         result against Stockfish's, on {} positions fitted / {} kept out: hand-written \
-         {hand_train:.6} / {hand_check:.6}, tuned {tuned_train:.6} / {tuned_check:.6}.\n\n\
+         result against Stockfish's (our evaluation scaled by {scale:.2}), on {} positions fitted / {} kept \
+         out: hand-written {hand_train:.6} / {hand_check:.6}, tuned {tuned_train:.6} / {tuned_check:.6}.\n\n\
          use super::params::Params;\n\n/// The numbers the app plays with.\npub const TUNED: \
          Params = Params {{",
         train.len(),
