@@ -48,7 +48,7 @@ pub fn limits_for(s: &Setting, req: &Request) -> Limits {
             // A safety net only: levels 1–5 are meant to stop on their node budget.
             budget.max(Duration::from_millis(250)) * 4
         }),
-        soft_share: if s.timed { 0.6 } else { 1.0 },
+        soft_share: if s.timed { 0.85 } else { 1.0 },
         noise: s.noise,
         seed: req.seed ^ (req.level as u64) << 56,
         features: Features::ALL,

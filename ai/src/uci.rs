@@ -182,7 +182,7 @@ fn think(line: Line<Position>, level: u8, go: Go, tt: &Mutex<Tt>, stop: &AtomicB
             depth: go.depth.unwrap_or(64),
             nodes: go.nodes.unwrap_or(u64::MAX),
             time: if unlimited { None } else { clock },
-            soft_share: if go.movetime.is_some() { 0.5 } else { 0.45 },
+            soft_share: if go.movetime.is_some() { 0.85 } else { 0.45 },
             noise: 0,
             seed: 0,
             features: Features::ALL,
