@@ -1,8 +1,11 @@
 //! The static evaluation of chess and minesweeper chess: material and piece-square tables
 //! ([`super::pst`]), mobility, pawn structure (doubled, isolated, passed pawns), king safety (pawn
-//! shield and attacks on the king's zone), bishop pair, rooks on open files, and a little endgame
-//! knowledge (a lone king is driven to the edge; a minor piece up without pawns is no win).
-//! In minesweeper chess, squares that may hold a mine count half for mobility.
+//! shield and attacks on the king's zone, a king on a file without own pawns), bishop pair,
+//! rooks on open files, pieces attacked by pawns, connected pawns, the kings' race to a passed
+//! pawn, and a little endgame knowledge (a lone king is driven to the edge; a minor piece up
+//! without pawns is no win). In minesweeper chess, squares that may hold a mine count half for
+//! mobility. Every number comes from an [`Evaluator`]'s [`Params`]: [`TUNED_EVAL`] (fitted by
+//! `scripts/tune-eval.sh`) or [`HAND_EVAL`] (the hand-written values).
 
 use takhte_rules::bitboard::{
     bishop_attacks_on, bit, rook_attacks_on, squares, Bitboard, KING, KNIGHT,
