@@ -1,7 +1,8 @@
 //! Material and piece-square tables for chess and minesweeper chess, computed from a few
 //! formulas (centralisation, advancement, a castled king) so that one description serves the
 //! 8-rank and the 10-rank board. Values are centipawns for a middlegame (`mg`) and an endgame
-//! (`eg`); the evaluation blends them by the material left.
+//! (`eg`); the evaluation blends them by the material left. The formulas' coefficients and the
+//! material are numbers of [`Params`] (hand-written or tuned).
 
 use takhte_rules::chess::Kind;
 use takhte_rules::{Side, Square};
@@ -34,7 +35,8 @@ pub fn progress(rr: u8, ranks: u8) -> f64 {
     (rr as f64 - 1.0).max(0.0) / (ranks as f64 - 2.0)
 }
 
-/// Square bonuses (middlegame, endgame) for White's `kind` on `file`, relative rank `rr`.
+/// Square bonuses (middlegame, endgame) of the numbers `p` for White's `kind` on `file`,
+/// relative rank `rr`.
 fn bonus(p: &Params, kind: Kind, file: u8, rr: u8, ranks: u8) -> (f64, f64) {
     let f = |v: i32| v as f64;
     let tenths = |v: i32| v as f64 / 10.0;
