@@ -14,10 +14,11 @@ Usage: scripts/make-openings.py [--count N] [--seed S] [--out FILE]
 
 import argparse
 import random
-import shutil
 
 import chess
 import chess.engine
+
+from sfengine import stockfish
 
 HERE = __file__.rsplit("/", 2)[0]
 
@@ -29,9 +30,7 @@ def main():
     ap.add_argument("--out", default=f"{HERE}/ai/tuning/openings.txt")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    path = shutil.which("stockfish") or "/usr/games/stockfish"
-    engine = chess.engine.SimpleEngine.popen_uci(path)
-    engine.configure({"Threads": 1, "Hash": 16})
+    engine = stockfish(16)
     seen = set()
     out = []
     while len(out) < args.count:

@@ -21,20 +21,14 @@ Usage: scripts/make-tactics.py [--mates N] [--tactics N] [--seed S]
 
 import argparse
 import random
-import shutil
 import sys
 
 import chess
 import chess.engine
 
+from sfengine import stockfish
+
 HERE = __file__.rsplit("/", 2)[0]
-
-
-def stockfish():
-    path = shutil.which("stockfish") or "/usr/games/stockfish"
-    engine = chess.engine.SimpleEngine.popen_uci(path)
-    engine.configure({"Threads": 1, "Hash": 64})
-    return engine
 
 
 def mates_in_one(board):
@@ -91,7 +85,7 @@ def main():
     args = ap.parse_args()
     rng = random.Random(args.seed)
     sample = random.Random(args.seed + 1)
-    engine = stockfish()
+    engine = stockfish(64)
     mates, tactics, seen = [], [], set()
     for board in games(engine, rng, 400):
         if len(mates) >= args.mates and len(tactics) >= args.tactics:

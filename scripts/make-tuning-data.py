@@ -20,20 +20,14 @@ Then `scripts/tune-eval.sh` turns the positions into ai/src/chess/tuned.rs.
 import argparse
 import gzip
 import random
-import shutil
 import sys
 
 import chess
 import chess.engine
 
+from sfengine import stockfish
+
 HERE = __file__.rsplit("/", 2)[0]
-
-
-def stockfish():
-    path = shutil.which("stockfish") or "/usr/games/stockfish"
-    engine = chess.engine.SimpleEngine.popen_uci(path)
-    engine.configure({"Threads": 1, "Hash": 16})
-    return engine
 
 
 def play_game(engine, rng, nodes):
@@ -67,7 +61,7 @@ def main():
     ap.add_argument("--out", default=f"{HERE}/ai/tuning/positions.txt.gz")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    engine = stockfish()
+    engine = stockfish(16)
     kept = 0
     games = 0
     with gzip.open(args.out, "wt") as out:

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use takhte_ai::chess::eval::{evaluate_with, Evaluator};
+use takhte_ai::chess::eval::Evaluator;
 use takhte_ai::chess::params::{Params, HAND};
 use takhte_rules::chess::{Board, Position};
 use takhte_rules::{Rules, Side};
@@ -58,7 +58,7 @@ fn error(p: &Params, set: &[Sample], scale: f64) -> f64 {
                 scope.spawn(move || {
                     part.iter()
                         .map(|s| {
-                            let v = evaluate_with(e, &s.board, 0) as f64;
+                            let v = e.evaluate(&s.board, 0) as f64;
                             let white = if s.board.side_to_move() == Side::White {
                                 v
                             } else {
@@ -117,9 +117,12 @@ fn main() {
     // evaluation into Stockfish's expected results; the numbers are then fitted at that scale,
     // so that they stay in the units the search's margins were set in.
     let scale = (50..=200)
-        .map(|k| k as f64 / 100.0)
-        .min_by(|&a, &b| error(&best, &train, a).total_cmp(&error(&best, &train, b)))
-        .unwrap_or(1.0);
+        .map(|k| {
+            let k = k as f64 / 100.0;
+            (k, error(&best, &train, k))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(1.0, |(k, _)| k);
     let error = |p: &Params, set: &[Sample]| error(p, set, scale);
     let mut best_err = error(&best, &train);
     let (hand_train, hand_check) = (best_err, error(&best, &check));

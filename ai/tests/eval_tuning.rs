@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use takhte_ai::chess::eval::{evaluate_with, Evaluator, HAND_EVAL, TUNED_EVAL};
+use takhte_ai::chess::eval::{Evaluator, HAND_EVAL, TUNED_EVAL};
 use takhte_rules::chess::{Board, Position};
 use takhte_rules::{Rules, Side};
 
@@ -32,7 +32,7 @@ fn error(e: &Evaluator, set: &[&(Board, f64)]) -> f64 {
     let sum: f64 = set
         .iter()
         .map(|(b, cp)| {
-            let v = evaluate_with(e, b, 0) as f64;
+            let v = e.evaluate(b, 0) as f64;
             let white = if b.side_to_move() == Side::White {
                 v
             } else {
@@ -103,8 +103,8 @@ fn the_evaluation_is_the_same_for_both_colours() {
         let b = Position::from_text(&other).expect("the mirrored FEN is valid");
         for e in [&*TUNED_EVAL, &*HAND_EVAL] {
             assert_eq!(
-                evaluate_with(e, a.board(), 0),
-                evaluate_with(e, b.board(), 0),
+                e.evaluate(a.board(), 0),
+                e.evaluate(b.board(), 0),
                 "{fen} against {other}"
             );
         }

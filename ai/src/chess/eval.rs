@@ -47,8 +47,8 @@ impl Evaluator {
         }
     }
 
-    /// The static evaluation of `b` for the side to move, in centipawns; `risky` as in
-    /// [`evaluate`].
+    /// The static evaluation of `b` for the side to move, in centipawns. `risky` holds the
+    /// squares that may hold a mine (empty for chess): they count half for mobility.
     pub fn evaluate(&self, b: &Board, risky: Bitboard) -> i32 {
         evaluate_with(self, b, risky)
     }
@@ -142,15 +142,8 @@ impl Score {
     }
 }
 
-/// The static evaluation of `b` for the side to move, in centipawns, with the tuned numbers.
-/// `risky` holds the squares that may hold a mine (empty for chess): they count half for
-/// mobility.
-pub fn evaluate(b: &Board, risky: Bitboard) -> i32 {
-    evaluate_with(&TUNED_EVAL, b, risky)
-}
-
-/// [`evaluate`] with the numbers of `e`.
-pub fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
+/// [`Evaluator::evaluate`].
+fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
     let p = &e.params;
     let ranks = b.ranks();
     let t = e.tables(ranks);
@@ -379,7 +372,7 @@ mod tests {
     use takhte_rules::Rules;
 
     fn eval(fen: &str) -> i32 {
-        evaluate(Position::from_text(fen).unwrap().board(), 0)
+        TUNED_EVAL.evaluate(Position::from_text(fen).unwrap().board(), 0)
     }
 
     #[test]
