@@ -7,24 +7,14 @@
 //! `scripts/tune-eval.sh`. Starts from the hand-written numbers, so a run repeats exactly.
 
 use std::fmt::Write as _;
-use std::time::Instant;
 
 use takhte_ai::chess::eval::Evaluator;
 use takhte_ai::chess::params::{Params, HAND};
+use takhte_ai::tune::{best_scale, descend, error, expected, split, Sample};
 use takhte_rules::chess::{Board, Position};
 use takhte_rules::{Rules, Side};
 
-/// The expected result of a White-relative score in centipawns (Elo's curve).
-fn expected(cp: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-cp / 400.0))
-}
-
-struct Sample {
-    board: Board,
-    target: f64,
-}
-
-fn read(path: &str) -> Result<Vec<Sample>, String> {
+fn read(path: &str) -> Result<Vec<Sample<Board>>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -37,45 +27,28 @@ fn read(path: &str) -> Result<Vec<Sample>, String> {
             .map_err(|_| format!("{path}:{}: not a score: {cp}", n + 1))?;
         let pos = Position::from_text(fen).map_err(|e| format!("{path}:{}: {e}", n + 1))?;
         out.push(Sample {
-            board: *pos.board(),
+            item: *pos.board(),
             target: expected(cp),
         });
     }
     Ok(out)
 }
 
-/// The mean squared error of the numbers `p` on `set`, on every core, with the evaluation
-/// multiplied by `scale` before it is turned into an expected result.
-fn error(p: &Params, set: &[Sample], scale: f64) -> f64 {
+/// The evaluation of `b` by `e` for White.
+fn white(e: &Evaluator, b: &Board) -> f64 {
+    let v = e.evaluate(b, 0) as f64;
+    if b.side_to_move() == Side::White {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The mean squared error of the numbers `p` on `set`, with the evaluation multiplied by
+/// `scale` before it is turned into an expected result.
+fn error_of(p: &Params, set: &[Sample<Board>], scale: f64) -> f64 {
     let e = Evaluator::new(p.clone());
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = set.len().div_ceil(threads).max(1);
-    let sum: f64 = std::thread::scope(|scope| {
-        let parts: Vec<_> = set
-            .chunks(chunk)
-            .map(|part| {
-                let e = &e;
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|s| {
-                            let v = e.evaluate(&s.board, 0) as f64;
-                            let white = if s.board.side_to_move() == Side::White {
-                                v
-                            } else {
-                                -v
-                            };
-                            (expected(scale * white) - s.target).powi(2)
-                        })
-                        .sum::<f64>()
-                })
-            })
-            .collect();
-        parts
-            .into_iter()
-            .map(|h| h.join().unwrap_or(f64::NAN))
-            .sum()
-    });
-    sum / set.len().max(1) as f64
+    error(set, scale, &|b: &Board| white(&e, b))
 }
 
 /// Bounds on numbers the positions say little about, where a fit alone would make the play
@@ -103,72 +76,21 @@ fn main() {
         }
     };
     // Every tenth position is kept out of the fit, to see that the fit carries over.
-    let (mut train, mut check) = (Vec::new(), Vec::new());
-    for (i, s) in all.into_iter().enumerate() {
-        if i % 10 == 9 {
-            check.push(s);
-        } else {
-            train.push(s);
-        }
-    }
-    let start = Instant::now();
-    let mut best = HAND;
+    let (train, check) = split(all);
     // Stockfish's centipawns are not ours: first the scale that best turns the hand-written
     // evaluation into Stockfish's expected results; the numbers are then fitted at that scale,
     // so that they stay in the units the search's margins were set in.
-    let scale = (50..=200)
-        .map(|k| {
-            let k = k as f64 / 100.0;
-            (k, error(&best, &train, k))
-        })
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map_or(1.0, |(k, _)| k);
-    let error = |p: &Params, set: &[Sample]| error(p, set, scale);
-    let mut best_err = error(&best, &train);
-    let (hand_train, hand_check) = (best_err, error(&best, &check));
+    let hand = Evaluator::new(HAND);
+    let scale = best_scale(&train, &|b: &Board| white(&hand, b));
+    let error = |p: &Params, set: &[Sample<Board>]| error_of(p, set, scale);
+    let (hand_train, hand_check) = (error(&HAND, &train), error(&HAND, &check));
     eprintln!(
         "{} positions to fit, {} to check; scale {scale:.2}; hand-written: {hand_train:.6} / \
          {hand_check:.6}",
         train.len(),
         check.len()
     );
-    for step in [16, 8, 4, 2, 1] {
-        for sweep in 1..=20 {
-            let mut improved = 0;
-            for i in 0..Params::NAMES.len() {
-                for dir in [1, -1] {
-                    let mut moved = false;
-                    for _ in 0..12 {
-                        let mut p = best.clone();
-                        let v = best.get(i) + dir * step;
-                        if !allowed(Params::NAMES[i], v) {
-                            break;
-                        }
-                        p.set(i, v);
-                        let err = error(&p, &train);
-                        if err < best_err {
-                            best = p;
-                            best_err = err;
-                            moved = true;
-                        } else {
-                            break;
-                        }
-                    }
-                    if moved {
-                        improved += 1;
-                        break;
-                    }
-                }
-            }
-            eprintln!(
-                "step {step} sweep {sweep}: {best_err:.6} ({improved} numbers moved, {:.0} s)",
-                start.elapsed().as_secs_f64()
-            );
-            if improved == 0 {
-                break;
-            }
-        }
-    }
+    let (best, best_err) = descend(HAND, &|p| error(p, &train), &|n, v| allowed(n, v));
     let (tuned_train, tuned_check) = (best_err, error(&best, &check));
     eprintln!("tuned: {tuned_train:.6} / {tuned_check:.6}");
     let mut text = String::new();

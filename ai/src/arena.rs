@@ -45,13 +45,14 @@ pub enum PlayerSpec {
     Baseline(Baseline),
     /// Another UCI engine (chess only): the program to run.
     Uci(String),
-    /// Level 6 with the reference search ([`crate::search::Features::REFERENCE`]: the search
-    /// as it was before its refinements, at today's speed), written `6ref`. Dice chess, whose
-    /// search is the expectimax one, plays its level 6 unchanged.
+    /// Level 6 with the reference search and the hand-written evaluation
+    /// ([`crate::search::Features::REFERENCE`]: the top level as it was before the search's
+    /// refinements and the tuned evaluations, at today's speed), written `6ref`. Dice chess,
+    /// whose search is the expectimax one, plays its level 6 unchanged.
     Reference,
-    /// Level 6 evaluating chess and minesweeper chess with the hand-written numbers
-    /// ([`crate::chess::params::HAND`]) instead of the tuned ones, written `6hand`. Other games
-    /// play their level 6 unchanged.
+    /// Level 6 evaluating with the hand-written numbers (chess and minesweeper chess
+    /// [`crate::chess::params::HAND`], draughts [`crate::draughts::params::HAND`]) instead of
+    /// the tuned ones, written `6hand`. Dice chess plays its level 6 unchanged.
     HandEval,
     /// A search of chess, minesweeper chess or draughts with the given setting, written
     /// `search:DEPTH:NODES:NOISE` (for calibrating the levels; fixed depth, node budget and
@@ -335,7 +336,7 @@ fn ask(
             _ => crate::play::answer_alpha_beta_with(&request(6), &cancel, Features::REFERENCE),
         },
         Player::HandEval => match game {
-            AnyGame::Dice(_) | AnyGame::Draughts(_) => think(&request(6), &cancel),
+            AnyGame::Dice(_) => think(&request(6), &cancel),
             _ => crate::play::answer_alpha_beta_with(
                 &request(6),
                 &cancel,

@@ -28,6 +28,7 @@ pub mod level;
 pub mod mine;
 pub mod play;
 pub mod search;
+pub mod tune;
 pub mod tt;
 pub mod uci;
 pub mod wire;

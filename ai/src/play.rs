@@ -142,9 +142,7 @@ pub fn answer_with_setting(
             if line.outcome().is_some() {
                 return None;
             }
-            let game = DraughtsGame {
-                history: line.keys().to_vec(),
-            };
+            let game = DraughtsGame::new(line.keys().to_vec(), limits.features.hand_eval);
             let root = DraughtsPos::new(line.position().clone());
             let f = search(&game, &root, &limits, &mut tt, cancel, &mut |_| {})?;
             draughts_move(line.position(), f.best).map(|m| Answer::Move(AnyMove::Draughts(m)))
@@ -210,9 +208,7 @@ pub fn quick_score(game: &AnyGame) -> Option<i32> {
             search(&g, &root, &limits, &mut tt, &cancel, &mut |_| {}).map(|f| f.score)
         }
         AnyGame::Draughts(line) => {
-            let g = DraughtsGame {
-                history: line.keys().to_vec(),
-            };
+            let g = DraughtsGame::new(line.keys().to_vec(), false);
             search(
                 &g,
                 &DraughtsPos::new(line.position().clone()),

@@ -4,39 +4,13 @@
 //! [`super::tuned::TUNED`] the values `scripts/tune-eval.sh` fitted to Stockfish's scores.
 //! Units are centipawns unless a name says otherwise; `_tenths` are tenths of a centipawn.
 
-/// Declares [`Params`] with its hand-written values and its names, for the tuner.
-macro_rules! params {
-    ($($(#[$doc:meta])* $name:ident = $hand:expr,)*) => {
-        /// The evaluation's numbers (see the module's documentation).
-        #[derive(Clone, Debug, PartialEq, Eq)]
-        pub struct Params {
-            $($(#[$doc])* pub $name: i32,)*
-        }
-
-        /// The values written by hand before tuning.
-        pub const HAND: Params = Params { $($name: $hand,)* };
-
-        impl Params {
-            /// The names of the numbers, in the order of [`Params::get`].
-            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
-
-            /// The `i`-th number (in the order of [`Params::NAMES`]).
-            pub fn get(&self, i: usize) -> i32 {
-                [$(self.$name),*][i]
-            }
-
-            /// Sets the `i`-th number; an index out of range changes nothing.
-            pub fn set(&mut self, i: usize, v: i32) {
-                let fields = [$(&mut self.$name),*];
-                if let Some(f) = fields.into_iter().nth(i) {
-                    *f = v;
-                }
-            }
-        }
-    };
-}
+use crate::tune::params;
 
 params! {
+    /// The evaluation's numbers (see the module's documentation).
+    pub struct Params;
+    /// The values written by hand before tuning.
+    const HAND;
     /// Pawn, middlegame.
     pawn_mg = 85,
     /// Pawn, endgame.

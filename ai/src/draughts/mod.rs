@@ -4,12 +4,16 @@
 //! null move is never tried (zugzwang is common).
 
 pub mod eval;
+pub mod params;
+pub mod tuned;
 
 use takhte_rules::draughts::{Compact, Position};
 use takhte_rules::{Rules, Side};
 
 use super::game::{Quiet, SearchGame, MATE};
 use super::zobrist::{draughts_key, BLACK_TO_MOVE};
+use params::{Params, HAND};
+use tuned::TUNED;
 
 /// A draughts position in the search, with its Zobrist key.
 #[derive(Clone, Debug)]
@@ -47,6 +51,19 @@ impl Pos {
 pub struct DraughtsGame {
     /// Repetition keys of the positions since the last irreversible move, the root included.
     pub history: Vec<u64>,
+    /// The evaluation's numbers.
+    pub eval: &'static Params,
+}
+
+impl DraughtsGame {
+    /// The game after the repetition keys `history`, evaluating with the hand-written numbers
+    /// ([`HAND`]) if `hand`, else the tuned ones ([`TUNED`]).
+    pub fn new(history: Vec<u64>, hand: bool) -> DraughtsGame {
+        DraughtsGame {
+            history,
+            eval: if hand { &HAND } else { &TUNED },
+        }
+    }
 }
 
 /// The outcome by material with `pos`'s side to move: a loss, a win or a draw, as a score.
@@ -124,7 +141,7 @@ impl SearchGame for DraughtsGame {
     }
 
     fn evaluate(&self, pos: &Pos) -> i32 {
-        eval::evaluate(&pos.pos)
+        eval::evaluate(self.eval, &pos.pos)
     }
 
     fn decided(&self, pos: &Pos, ply: i32) -> Option<i32> {
@@ -148,7 +165,7 @@ impl SearchGame for DraughtsGame {
     fn gain(&self, pos: &Pos, mv: Compact) -> i32 {
         let them = pos.pos.side_to_move().opponent();
         let kings = (mv.mask & pos.pos.king_bits(them)).count_ones() as i32;
-        mv.mask.count_ones() as i32 * eval::MAN + kings * (eval::KING - eval::MAN)
+        mv.mask.count_ones() as i32 * eval::MAN + kings * (self.eval.king - eval::MAN)
     }
 
     fn pack(&self, mv: Compact) -> u32 {

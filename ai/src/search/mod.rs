@@ -81,8 +81,9 @@ pub struct Features {
     pub history_malus: bool,
     /// A null-move reduction that also grows with how far the evaluation is above beta.
     pub eval_null_reduction: bool,
-    /// Chess and minesweeper chess evaluate with the hand-written numbers
-    /// ([`crate::chess::params::HAND`]) instead of the tuned ones (for matches between the two).
+    /// Evaluate with the hand-written numbers ([`crate::chess::params::HAND`],
+    /// [`crate::draughts::params::HAND`]) instead of the tuned ones (for matches between the two;
+    /// the reference search plays with them, as the top level did before the tuning).
     pub hand_eval: bool,
 }
 
@@ -95,13 +96,13 @@ impl Features {
         eval_null_reduction: true,
         hand_eval: false,
     };
-    /// None: the reference search.
+    /// None: the reference search, with the hand-written evaluation.
     pub const REFERENCE: Features = Features {
         log_reductions: false,
         late_move_pruning: false,
         history_malus: false,
         eval_null_reduction: false,
-        hand_eval: false,
+        hand_eval: true,
     };
 }
 
