@@ -35,7 +35,9 @@ usage:
   takhte match GAME --white A --black B --games N --seed S [--movetime MS] [--fixed-colours]
                [--max-plies N] [--idle-plies N] [--start FILE] [--uci-option NAME=VALUE]...
                [--moves]
-      play N games between A and B: a level 1-6, 6ref (level 6 with the reference search),
+      play N games between A and B: a level 1-6, 6ref (level 6 as it was before the engine
+      work: the reference search, hand-written evaluation), 6hand (hand-written evaluation),
+      6+NAMES (level 6 with only the search refinements named: lmr,lmp,malus,null; hand),
       search:DEPTH:NODES:NOISE (a search of that setting, for calibrating the levels),
       greedy, random, or for chess uci:PROGRAM
       (another UCI engine, e.g. uci:stockfish); colours alternate unless --fixed-colours;
@@ -660,7 +662,7 @@ fn play_match(args: &[String], out: &mut dyn Write) -> Result<(), Usage> {
         let player = || {
             PlayerSpec::parse(value).ok_or_else(|| {
                 Usage(format!(
-                    "match: {a} '{value}' is not a level 1-6, 6ref, search:D:N:Z, greedy, random or uci:PROGRAM"
+                    "match: {a} '{value}' is not a level 1-6, 6ref, 6hand, 6+NAMES, search:D:N:Z, greedy, random or uci:PROGRAM"
                 ))
             })
         };

@@ -45,15 +45,15 @@ pub enum PlayerSpec {
     Baseline(Baseline),
     /// Another UCI engine (chess only): the program to run.
     Uci(String),
-    /// Level 6 with the reference search and the hand-written evaluation
-    /// ([`crate::search::Features::REFERENCE`]: the top level as it was before the search's
-    /// refinements and the tuned evaluations, at today's speed), written `6ref`. Dice chess,
-    /// whose search is the expectimax one, plays its level 6 unchanged.
-    Reference,
-    /// Level 6 evaluating with the hand-written numbers (chess and minesweeper chess
-    /// [`crate::chess::params::HAND`], draughts [`crate::draughts::params::HAND`]) instead of
-    /// the tuned ones, written `6hand`. Dice chess plays its level 6 unchanged.
-    HandEval,
+    /// Level 6 with only some of the search's refinements and a choice of evaluation
+    /// ([`Features`]): `6ref` is [`Features::REFERENCE`] (the top level as it was before the
+    /// search's refinements and the tuned evaluations, at today's speed); `6hand` every
+    /// refinement with the hand-written numbers (chess and minesweeper chess
+    /// [`crate::chess::params::HAND`], draughts [`crate::draughts::params::HAND`]);
+    /// `6+NAMES` the refinements named (comma-separated: `lmr`, `lmp`, `malus`, `null`, and
+    /// `hand` for the hand-written numbers; `6+` none of them). Dice chess, whose search is the
+    /// expectimax one, plays its level 6 unchanged.
+    Top(Features),
     /// A search of chess, minesweeper chess or draughts with the given setting, written
     /// `search:DEPTH:NODES:NOISE` (for calibrating the levels; fixed depth, node budget and
     /// noise as in [`crate::level::setting`]).
@@ -61,11 +61,32 @@ pub enum PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Reads `1`–`6`, `6ref`, `6hand`, `search:DEPTH:NODES:NOISE`, `greedy`, `random` or `uci:PROGRAM`.
+    /// Reads `1`–`6`, `6ref`, `6hand`, `6+NAMES`, `search:DEPTH:NODES:NOISE`, `greedy`,
+    /// `random` or `uci:PROGRAM`.
     pub fn parse(text: &str) -> Option<PlayerSpec> {
         match text {
-            "6ref" => Some(PlayerSpec::Reference),
-            "6hand" => Some(PlayerSpec::HandEval),
+            "6ref" => Some(PlayerSpec::Top(Features::REFERENCE)),
+            "6hand" => Some(PlayerSpec::Top(Features {
+                hand_eval: true,
+                ..Features::ALL
+            })),
+            _ if text.starts_with("6+") => {
+                let mut f = Features {
+                    hand_eval: false,
+                    ..Features::REFERENCE
+                };
+                for name in text[2..].split(',').filter(|n| !n.is_empty()) {
+                    match name {
+                        "lmr" => f.log_reductions = true,
+                        "lmp" => f.late_move_pruning = true,
+                        "malus" => f.history_malus = true,
+                        "null" => f.eval_null_reduction = true,
+                        "hand" => f.hand_eval = true,
+                        _ => return None,
+                    }
+                }
+                Some(PlayerSpec::Top(f))
+            }
             _ if text.starts_with("search:") => {
                 let parts: Vec<&str> = text["search:".len()..].split(':').collect();
                 let [depth, nodes, noise] = parts[..] else {
@@ -101,8 +122,27 @@ impl PlayerSpec {
             PlayerSpec::Baseline(Baseline::Greedy) => "greedy".into(),
             PlayerSpec::Baseline(Baseline::Random) => "random".into(),
             PlayerSpec::Uci(p) => format!("uci:{p}"),
-            PlayerSpec::Reference => "level 6 (reference search)".into(),
-            PlayerSpec::HandEval => "level 6 (hand-written evaluation)".into(),
+            PlayerSpec::Top(f) if *f == Features::REFERENCE => "level 6 (reference search)".into(),
+            PlayerSpec::Top(f)
+                if f.hand_eval
+                    && Features {
+                        hand_eval: false,
+                        ..*f
+                    } == Features::ALL =>
+            {
+                "level 6 (hand-written evaluation)".into()
+            }
+            PlayerSpec::Top(f) => {
+                let names = [
+                    (f.log_reductions, "lmr"),
+                    (f.late_move_pruning, "lmp"),
+                    (f.history_malus, "malus"),
+                    (f.eval_null_reduction, "null"),
+                    (f.hand_eval, "hand"),
+                ];
+                let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
+                format!("level 6 (+{})", on.join(","))
+            }
             PlayerSpec::Search(s) => format!("search:{}:{}:{}", s.depth, s.nodes, s.noise),
         }
     }
@@ -226,8 +266,7 @@ const OPENINGS: [&str; 16] = [
 
 enum Player {
     Level(u8),
-    Reference,
-    HandEval,
+    Top(Features),
     Search(Setting),
     Baseline(Baseline),
     Uci(Box<External>),
@@ -236,8 +275,7 @@ enum Player {
 fn make_player(spec: &PlayerSpec, options: &[(String, String)]) -> Result<Player, String> {
     Ok(match spec {
         PlayerSpec::Level(l) => Player::Level(*l),
-        PlayerSpec::Reference => Player::Reference,
-        PlayerSpec::HandEval => Player::HandEval,
+        PlayerSpec::Top(f) => Player::Top(*f),
         PlayerSpec::Search(s) => Player::Search(*s),
         PlayerSpec::Baseline(b) => Player::Baseline(*b),
         PlayerSpec::Uci(p) => Player::Uci(Box::new(External::start(p, options)?)),
@@ -331,20 +369,9 @@ fn ask(
         Player::Search(setting) => {
             crate::play::answer_with_setting(&request(5), &cancel, setting, Features::ALL)
         }
-        Player::Reference => match game {
+        Player::Top(features) => match game {
             AnyGame::Dice(_) => think(&request(6), &cancel),
-            _ => crate::play::answer_alpha_beta_with(&request(6), &cancel, Features::REFERENCE),
-        },
-        Player::HandEval => match game {
-            AnyGame::Dice(_) => think(&request(6), &cancel),
-            _ => crate::play::answer_alpha_beta_with(
-                &request(6),
-                &cancel,
-                Features {
-                    hand_eval: true,
-                    ..Features::ALL
-                },
-            ),
+            _ => crate::play::answer_alpha_beta_with(&request(6), &cancel, *features),
         },
         Player::Baseline(b) => baseline::answer(*b, game, rolled, seed),
         Player::Uci(e) => {

@@ -172,6 +172,17 @@ pub fn descend<P: Numbers>(
     (best, best_err)
 }
 
+/// The fields of a struct literal holding the numbers `p`, one `name: value,` a line, and its
+/// closing brace: the end of the tuned numbers' Rust file.
+pub fn fields<P: Numbers>(p: &P) -> String {
+    let mut text = String::new();
+    for (i, name) in P::names().iter().enumerate() {
+        text.push_str(&format!("    {name}: {},\n", p.get(i)));
+    }
+    text.push_str("};\n");
+    text
+}
+
 /// Splits `all` into the samples to fit and every tenth one, kept out to check the fit.
 pub fn split<T>(all: Vec<Sample<T>>) -> (Vec<Sample<T>>, Vec<Sample<T>>) {
     let (mut train, mut check) = (Vec::new(), Vec::new());
@@ -191,7 +202,7 @@ mod tests {
 
     params! {
         /// Two numbers for the test.
-        struct Two;
+        pub struct Two;
         /// Their start.
         const START;
         /// The first.

@@ -58,10 +58,16 @@ pub fn evaluate(p: &Params, pos: &Position) -> i32 {
     let men = [pos.men_bits(Side::White), pos.men_bits(Side::Black)];
     let kings = [pos.king_bits(Side::White), pos.king_bits(Side::Black)];
     let occ = men[0] | men[1] | kings[0] | kings[1];
-    let rank_mg = [0, 0, p.rank3_mg, p.rank4_mg, p.rank5_mg, p.rank6_mg, p.rank7_mg, 0];
-    let rank_eg = [0, 0, p.rank3_eg, p.rank4_eg, p.rank5_eg, p.rank6_eg, p.rank7_eg, 0];
+    let rank_mg = [
+        0, 0, p.rank3_mg, p.rank4_mg, p.rank5_mg, p.rank6_mg, p.rank7_mg, 0,
+    ];
+    let rank_eg = [
+        0, 0, p.rank3_eg, p.rank4_eg, p.rank5_eg, p.rank6_eg, p.rank7_eg, 0,
+    ];
     let free = [0, 0, 0, 0, p.free5, p.free6, p.free7, 0];
-    let file = [0, p.file_b, p.file_c, p.file_d, p.file_d, p.file_c, p.file_b, 0];
+    let file = [
+        0, p.file_b, p.file_c, p.file_d, p.file_d, p.file_c, p.file_b, 0,
+    ];
     let mut material = [0i32; 2];
     // White's terms minus Black's: those the same all game, and the two ends of the others.
     let (mut both, mut mg, mut eg) = (0i32, 0i32, 0i32);
@@ -83,7 +89,11 @@ pub fn evaluate(p: &Params, pos: &Position) -> i32 {
             let sq = m.trailing_zeros();
             m &= m - 1;
             let f = (sq % 8) as usize;
-            let rel = if side == Side::White { sq / 8 } else { 7 - sq / 8 } as usize;
+            let rel = if side == Side::White {
+                sq / 8
+            } else {
+                7 - sq / 8
+            } as usize;
             s_mg += rank_mg[rel];
             s_eg += rank_eg[rel];
             s += file[f];
