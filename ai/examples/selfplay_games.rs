@@ -1,14 +1,11 @@
-//! Self-play games of Turkish draughts or minesweeper chess for tuning their evaluations: each
-//! game opens with a few random moves (minesweeper chess: on its own seeded mine layout), then
-//! both sides play a fixed-node search with a little noise; every quiet position after the
-//! opening is written with the game's result for White. Quiet: in draughts no capture is due;
-//! in minesweeper chess the side to move is not in check and the search's move captures nothing.
-//! Minesweeper chess positions are written as a player sees them (the visible position text).
+//! Self-play games of Turkish draughts for tuning its evaluation: each game opens with a few
+//! random moves, then both sides play a fixed-node search with a little noise; every quiet
+//! position (no capture due) after the opening is written with the game's result for White.
 //!
-//! Usage: `selfplay_games GAME OUT GAMES NODES SEED [tuned]`, GAME `draughts` or `mine-chess`
-//! — writes lines `POSITION | RESULT` (1, 0.5 or 0); `tuned` plays with the tuned numbers
-//! instead of the hand-written ones. The same arguments give the same file. Run it through
-//! `scripts/tune-draughts.sh` or `scripts/tune-mine.sh`.
+//! Usage: `selfplay_games draughts OUT GAMES NODES SEED [tuned]` — writes lines
+//! `POSITION | RESULT` (1, 0.5 or 0); `tuned` plays with the tuned numbers instead of the
+//! hand-written ones. The same arguments give the same file. Run it through
+//! `scripts/tune-draughts.sh`. (The game is named so that other games' self-play can join it.)
 
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -21,8 +18,7 @@ use takhte_ai::play::answer_with_setting;
 use takhte_ai::search::Features;
 use takhte_ai::zobrist::splitmix;
 use takhte_ai::{Answer, Request};
-use takhte_rules::mine::Move as MineMove;
-use takhte_rules::{AnyGame, AnyMove, GameKind, GameResult, Side};
+use takhte_rules::{AnyGame, GameKind, GameResult, Side};
 
 /// Plies after which a game counts as a draw.
 const MAX_PLIES: usize = 300;
@@ -51,7 +47,7 @@ fn play(kind: GameKind, i: u64, seed: u64, setting: &Setting, features: Features
             else {
                 break;
             };
-            if let Some(text) = quiet_text(&game, &m) {
+            if let Some(text) = quiet_text(&game) {
                 quiet.push(text);
             }
             m
@@ -73,20 +69,10 @@ fn play(kind: GameKind, i: u64, seed: u64, setting: &Setting, features: Features
     out
 }
 
-/// The position text of `game` if it is quiet, `mv` being the search's move there.
-fn quiet_text(game: &AnyGame, mv: &AnyMove) -> Option<String> {
-    match (game, mv) {
-        (AnyGame::Draughts(line), _) => {
-            (line.position().max_capture() == 0).then(|| game.to_text())
-        }
-        (AnyGame::Mine(line), AnyMove::Mine(m)) => {
-            let pos = line.position();
-            let captures = match m {
-                MineMove::Piece(c) => pos.board().is_capture(*c),
-                MineMove::Sapper(_) => false,
-            };
-            (!pos.in_check() && !captures).then(|| pos.visible().to_text())
-        }
+/// The position text of `game` if it is quiet (no capture due).
+fn quiet_text(game: &AnyGame) -> Option<String> {
+    match game {
+        AnyGame::Draughts(line) => (line.position().max_capture() == 0).then(|| game.to_text()),
         _ => None,
     }
 }
@@ -96,13 +82,12 @@ fn main() {
     let parse = |i: usize| args.get(i).and_then(|a| a.parse::<u64>().ok());
     let kind = match args.get(1).map(String::as_str) {
         Some("draughts") => Some(GameKind::Draughts),
-        Some("mine-chess") => Some(GameKind::MineChess),
         _ => None,
     };
     let (Some(kind), Some(output), Some(games), Some(nodes), Some(seed)) =
         (kind, args.get(2), parse(3), parse(4), parse(5))
     else {
-        eprintln!("usage: selfplay_games draughts|mine-chess OUT GAMES NODES SEED [tuned]");
+        eprintln!("usage: selfplay_games draughts OUT GAMES NODES SEED [tuned]");
         std::process::exit(2);
     };
     let setting = Setting {

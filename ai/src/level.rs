@@ -7,8 +7,9 @@
 //! safety net on a very slow device). Noise makes the lower levels play human-looking mistakes
 //! (a move that looks almost as good to a shallow search), never random moves. Level 6 searches
 //! by iterative deepening for the whole time budget; its move depends on the machine's speed.
-//! Chess level 6 evaluates with the tuned numbers ([`crate::chess::tuned::TUNED`]); chess
-//! levels 1–5 and minesweeper chess with the hand-written ones they were calibrated with.
+//! Level 6 of chess and draughts evaluates with numbers tuned for its game (chess
+//! [`crate::chess::tuned::TUNED`], draughts [`crate::draughts::tuned::TUNED`]); levels 1–5 and
+//! minesweeper chess with the hand-written ones (the levels were calibrated with them).
 //! Dice chess level 1 is the simple player of the source description ([`super::dice::simple_choice`]).
 
 use takhte_rules::GameKind;
@@ -26,9 +27,9 @@ pub struct Setting {
     pub timed: bool,
     /// Transposition table size in megabytes.
     pub tt_mb: usize,
-    /// Chess and minesweeper chess evaluate with the hand-written numbers
-    /// ([`crate::chess::params::HAND`]): chess levels 1–5 were calibrated with them, and their
-    /// ratings hold for them. Chess level 6 plays with the tuned numbers.
+    /// Evaluate with the hand-written numbers ([`crate::chess::params::HAND`],
+    /// [`crate::draughts::params::HAND`]): levels 1–5 were calibrated with them, and the chess
+    /// levels' ratings hold for them. Chess and draughts level 6 play with the tuned numbers.
     pub hand_eval: bool,
 }
 
@@ -61,20 +62,23 @@ pub const DEFAULT_LEVEL: u8 = 3;
 /// use takhte_ai::level::setting;
 /// use takhte_rules::GameKind;
 /// assert!(setting(GameKind::Chess, 6).timed);
-/// // Only chess level 6 plays with the tuned evaluation.
+/// // Only level 6 plays with a tuned evaluation.
 /// assert!(!setting(GameKind::Chess, 6).hand_eval && setting(GameKind::Chess, 5).hand_eval);
+/// assert!(!setting(GameKind::Draughts, 6).hand_eval && setting(GameKind::Draughts, 5).hand_eval);
 /// assert!(setting(GameKind::MineChess, 6).hand_eval);
 /// assert!(setting(GameKind::Chess, 1).noise > setting(GameKind::Chess, 4).noise);
 /// ```
 pub fn setting(kind: GameKind, level: u8) -> Setting {
     let level = level.clamp(super::MIN_LEVEL, super::MAX_LEVEL);
     match (kind, level) {
-        // The tuned numbers were fitted to chess positions; in minesweeper chess they scored
-        // 47.5% against the hand-written ones (40 games, docs/strength.md), so it keeps those.
+        // Minesweeper chess keeps the hand-written numbers: the chess-tuned ones scored 47.5%
+        // against them (40 games), numbers fitted to its own self-play results far less
+        // (docs/strength.md).
         (GameKind::MineChess, 6) => Setting {
             hand_eval: true,
             ..TIMED
         },
+        // Level 6 of chess and draughts evaluates with numbers tuned for its game.
         (_, 6) => TIMED,
         // Chess: calibrated so that each level scores about 15-20% against the next (some 300
         // rating points apart; scripts/ratings.sh, docs/strength.md). Noise costs depth (every

@@ -134,7 +134,7 @@ pub fn answer_with_setting(
             // Only what a player sees: the visible board, numbers and counter.
             let visible = line.position().visible();
             let (mut game, root) = MineGame::new(&visible);
-            game.eval = super::mine::chosen(limits.features.hand_eval);
+            game.eval = chosen(limits.features.hand_eval);
             search(&game, &root, &limits, &mut tt, cancel, &mut |_| {})
                 .map(|f| Answer::Move(AnyMove::Mine(f.best)))
         }

@@ -1,26 +1,17 @@
-//! The evaluations tuned on the results of self-play games — draughts
-//! (`scripts/tune-draughts.sh`) and minesweeper chess (`scripts/tune-mine.sh`) — against games
-//! they were not fitted on, and the symmetries of the draughts evaluation.
+//! The draughts evaluation tuned on the results of self-play games (`scripts/tune-draughts.sh`)
+//! against games it was not fitted on, and the symmetries of the draughts evaluation.
 //!
 //! `ai/tuning/draughts-check.txt.gz`: 300 self-play games made the way the tuning games of the
-//! first round are (`selfplay_games draughts OUT 300 8000 7`, another seed than the tuning's);
-//! `ai/tuning/mine-check.txt.gz`: 300 minesweeper chess games
-//! (`selfplay_games mine-chess OUT 300 6000 7`). Each quiet position with the result of its game
-//! for White.
+//! first round are (`selfplay_games draughts OUT 300 8000 7`, another seed than the tuning's):
+//! each quiet position with the result of its game for White.
 
 use std::io::Read;
 
-use takhte_ai::chess::eval::{Evaluator, HAND_EVAL};
 use takhte_ai::draughts::eval::evaluate;
 use takhte_ai::draughts::params::{Params, HAND};
 use takhte_ai::draughts::tuned::TUNED;
-use takhte_ai::mine::odds::mine_odds;
-use takhte_ai::mine::TUNED_EVAL as MINE_EVAL;
 use takhte_ai::tune::{best_scale, error, Sample};
-use takhte_rules::bitboard::Bitboard;
-use takhte_rules::chess::Board;
 use takhte_rules::draughts::Position;
-use takhte_rules::mine::Visible;
 use takhte_rules::{Rules, Side};
 
 /// The positions of `ai/tuning/NAME` with their games' results, each read by `read`.
@@ -69,32 +60,6 @@ fn the_tuned_numbers_predict_the_results_of_other_games_better() {
     let (hand, tuned) = (score(&HAND), score(&TUNED));
     assert!(
         tuned < hand * 0.95,
-        "tuned {tuned:.6} against hand-written {hand:.6} on {} positions",
-        set.len()
-    );
-}
-
-#[test]
-fn the_minesweeper_numbers_predict_the_results_of_other_games_better() {
-    let set = samples("mine-check.txt.gz", |t| {
-        let v = Visible::from_text(t).expect("a valid visible position");
-        (v.board, mine_odds(&v).risky())
-    });
-    assert!(set.len() >= 10_000, "{} positions", set.len());
-    let score = |e: &'static Evaluator| {
-        let f = move |(b, risky): &(Board, Bitboard)| {
-            let v = e.evaluate(b, *risky) as f64;
-            if b.side_to_move() == Side::White {
-                v
-            } else {
-                -v
-            }
-        };
-        error(&set, best_scale(&set, &f), &f)
-    };
-    let (hand, tuned) = (score(&HAND_EVAL), score(&MINE_EVAL));
-    assert!(
-        tuned < hand * 0.97,
         "tuned {tuned:.6} against hand-written {hand:.6} on {} positions",
         set.len()
     );

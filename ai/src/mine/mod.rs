@@ -11,11 +11,6 @@
 //! Probabilities are those of the root; what later landings would reveal is not modelled.
 
 pub mod odds;
-pub mod tuned;
-
-use std::sync::LazyLock;
-
-use crate::chess::eval::{Evaluator, HAND_EVAL};
 
 use takhte_rules::bitboard::{bit, Bitboard};
 use takhte_rules::chess::{Board, Kind, Move as ChessMove, MoveList};
@@ -26,19 +21,6 @@ use super::chess::{capture_order, gain, has_pieces, is_tactical, pack, pass, see
 use super::game::{Quiet, Risk, SearchGame, MATE};
 use super::zobrist::{board_key, board_key_after, cleared_key};
 use odds::{mine_odds, MineOdds};
-
-/// The evaluation of minesweeper chess's level 6: the chess evaluation with the numbers fitted
-/// to minesweeper chess games ([`tuned::TUNED`]).
-pub static TUNED_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::new(tuned::TUNED));
-
-/// The hand-written numbers ([`HAND_EVAL`]) when `hand`, else [`TUNED_EVAL`].
-pub fn chosen(hand: bool) -> &'static Evaluator {
-    if hand {
-        &HAND_EVAL
-    } else {
-        &TUNED_EVAL
-    }
-}
 
 /// A minesweeper-chess position in the search: the visible board, the squares found clear in
 /// this line, and the Zobrist key of both.
@@ -57,8 +39,8 @@ pub struct Pos {
 pub struct MineGame {
     permille: [i32; 80],
     risky: Bitboard,
-    /// The evaluation ([`TUNED_EVAL`] unless changed).
-    pub eval: &'static Evaluator,
+    /// The evaluation ([`crate::chess::eval::TUNED_EVAL`] unless changed).
+    pub eval: &'static crate::chess::eval::Evaluator,
 }
 
 impl MineGame {
@@ -90,7 +72,7 @@ impl MineGame {
         MineGame {
             permille,
             risky,
-            eval: &TUNED_EVAL,
+            eval: &crate::chess::eval::TUNED_EVAL,
         }
     }
 
