@@ -613,6 +613,33 @@ mod tests {
     use takhte_rules::Rules;
 
     #[test]
+    fn top_level_players_name_their_refinements() {
+        let top = |t: &str| match PlayerSpec::parse(t) {
+            Some(PlayerSpec::Top(f)) => Some(f),
+            _ => None,
+        };
+        assert_eq!(top("6ref"), Some(Features::REFERENCE));
+        assert!(Features::REFERENCE.hand_eval);
+        let f = top("6+lmr,null").unwrap();
+        assert!(f.log_reductions && f.eval_null_reduction && !f.hand_eval);
+        assert!(!f.late_move_pruning && !f.history_malus);
+        // Every refinement and the hand-written numbers: the same player as 6hand.
+        assert_eq!(top("6+lmr,lmp,malus,null,hand"), top("6hand"));
+        assert_eq!(
+            PlayerSpec::parse("6+lmr,hand").unwrap().name(),
+            "level 6 (+lmr,hand)"
+        );
+        assert_eq!(
+            top("6+"),
+            Some(Features {
+                hand_eval: false,
+                ..Features::REFERENCE
+            })
+        );
+        assert_eq!(PlayerSpec::parse("6+lmr,fast"), None);
+    }
+
+    #[test]
     fn a_king_and_one_pawn_against_a_lone_king_ends_a_match_game() {
         let dice = |text: &str| AnyGame::Dice(Line::new(DicePosition::from_text(text).unwrap()));
         assert!(dead_draw(&dice("4k3/8/8/8/8/8/P7/3K4 b")));
