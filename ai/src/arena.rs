@@ -619,7 +619,7 @@ mod tests {
             _ => None,
         };
         assert_eq!(top("6ref"), Some(Features::REFERENCE));
-        assert!(Features::REFERENCE.hand_eval);
+        assert!(top("6ref").is_some_and(|f| f.hand_eval));
         let f = top("6+lmr,null").unwrap();
         assert!(f.log_reductions && f.eval_null_reduction && !f.hand_eval);
         assert!(!f.late_move_pruning && !f.history_malus);
