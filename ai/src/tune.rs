@@ -196,6 +196,22 @@ pub fn split<T>(all: Vec<Sample<T>>) -> (Vec<Sample<T>>, Vec<Sample<T>>) {
     (train, check)
 }
 
+/// For the tests of each set of numbers: setting any one number to `value` changes that number
+/// and no other.
+#[cfg(test)]
+pub(crate) fn assert_each_number_set_alone<P: Numbers>(start: &P, value: i32) {
+    let names = P::names();
+    for i in 0..names.len() {
+        let mut p = start.clone();
+        p.set(i, value);
+        let changed: Vec<usize> = (0..names.len())
+            .filter(|&j| p.get(j) != start.get(j))
+            .collect();
+        assert_eq!(changed, vec![i], "setting {}", names[i]);
+        assert_eq!(p.get(i), value, "{}", names[i]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

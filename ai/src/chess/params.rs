@@ -174,20 +174,7 @@ mod tests {
             .unwrap();
         assert_eq!(HAND.get(i), 25);
         // Setting each number changes that number and no other.
-        for i in 0..Params::NAMES.len() {
-            let mut p = HAND;
-            p.set(i, 12_345);
-            for j in 0..Params::NAMES.len() {
-                let want = if i == j { 12_345 } else { HAND.get(j) };
-                assert_eq!(
-                    p.get(j),
-                    want,
-                    "{} after setting {}",
-                    Params::NAMES[j],
-                    Params::NAMES[i]
-                );
-            }
-        }
+        crate::tune::assert_each_number_set_alone(&HAND, 12_345);
         let mut p = HAND;
         p.set(Params::NAMES.len(), 5);
         assert_eq!(p, HAND);

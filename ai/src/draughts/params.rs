@@ -75,13 +75,6 @@ mod tests {
     #[test]
     fn names_get_and_set_agree() {
         assert_eq!(Params::NAMES.len(), 26);
-        for i in 0..Params::NAMES.len() {
-            let mut p = HAND;
-            p.set(i, 9_999);
-            let changed: Vec<usize> = (0..Params::NAMES.len())
-                .filter(|&j| p.get(j) != HAND.get(j))
-                .collect();
-            assert_eq!(changed, vec![i], "setting {}", Params::NAMES[i]);
-        }
+        crate::tune::assert_each_number_set_alone(&HAND, 9_999);
     }
 }
