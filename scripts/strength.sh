@@ -17,8 +17,10 @@
 # mostly a lone king on the one rank where no pawn can ever check it) are scored as draws
 # instead of running on to the 400-ply limit.
 # Knobs (environment): SF_GAMES (20), MOVETIME (1000), LADDER_GAMES (20), LADDER_MOVETIME (1000),
-# SEED (1), ELOS ("1400 1700 2000"), DICE_IDLE_PLIES (100), SKIP_STOCKFISH=1, SKIP_LADDERS=1,
-# SKIP_CHESS_LADDER=1.
+# SEED (1), ELOS ("1400 1700 2000"), SF_START (a file of start positions for the Stockfish
+# matches instead of the runner's openings: ai/openings/chess-second-twenty.fen holds the ten
+# openings of games 21-40 in docs/strength.md), DICE_IDLE_PLIES (100), SKIP_STOCKFISH=1,
+# SKIP_LADDERS=1, SKIP_CHESS_LADDER=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,7 +55,8 @@ if [ -z "${SKIP_STOCKFISH:-}" ]; then
         for elo in $ELOS; do
             echo -n "UCI_Elo $elo: "
             score chess --white 6 --black "uci:$SF" --uci-option UCI_LimitStrength=true \
-                --uci-option "UCI_Elo=$elo" --games "$SF_GAMES" --seed "$SEED" --movetime "$MOVETIME"
+                --uci-option "UCI_Elo=$elo" --games "$SF_GAMES" --seed "$SEED" --movetime "$MOVETIME" \
+                ${SF_START:+--start "$SF_START"}
         done
     fi
 fi

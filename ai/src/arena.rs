@@ -640,6 +640,44 @@ mod tests {
     }
 
     #[test]
+    fn the_second_twenty_openings_are_new_legal_starts() {
+        // ai/openings/chess-second-twenty.fen: the starts of games 21-40 against Stockfish.
+        let texts: Vec<&str> = include_str!("../openings/chess-second-twenty.fen")
+            .lines()
+            .collect();
+        assert_eq!(texts.len(), 10);
+        let cfg = |starts: Vec<String>| MatchConfig {
+            kind: GameKind::Chess,
+            a: PlayerSpec::Level(1),
+            b: PlayerSpec::Level(1),
+            games: 20,
+            seed: 1,
+            movetime_ms: 100,
+            alternate: true,
+            uci_options: Vec::new(),
+            max_plies: 400,
+            show_moves: false,
+            starts,
+            idle_plies: None,
+        };
+        let given = cfg(texts.iter().map(|t| t.to_string()).collect());
+        let mut seen: Vec<String> = (0..OPENINGS.len() as u64)
+            .map(|pair| start_game(GameKind::Chess, 1, pair).0.to_text())
+            .collect();
+        for pair in 0..texts.len() as u64 {
+            let (game, _) = given_start(&given, pair).unwrap().unwrap();
+            assert!(game.outcome().is_none() && !game.legal_moves().is_empty());
+            let text = game.to_text();
+            assert!(!seen.contains(&text), "{text} is already an opening");
+            seen.push(text);
+        }
+        let broken = cfg(vec![
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1".into()
+        ]);
+        assert!(given_start(&broken, 0).is_err());
+    }
+
+    #[test]
     fn a_king_and_one_pawn_against_a_lone_king_ends_a_match_game() {
         let dice = |text: &str| AnyGame::Dice(Line::new(DicePosition::from_text(text).unwrap()));
         assert!(dead_draw(&dice("4k3/8/8/8/8/8/P7/3K4 b")));
