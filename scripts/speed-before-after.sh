@@ -3,10 +3,11 @@
 # working tree, alternately, ROUNDS times each, so that both see the same machine.
 #   scripts/speed-before-after.sh perft [BASE]          move generation (rules/benches/perft.rs:
 #       the standard chess suite against shakmaty in the same run, and the other three games)
-#   scripts/speed-before-after.sh search [BASE]         the chess search's nodes per second at a
-#       fixed depth (ai/benches/search_speed.rs; SEARCH_DEPTH, default 8)
+#   scripts/speed-before-after.sh search [BASE]         the top level's nodes per second at a
+#       fixed depth in chess, draughts and minesweeper chess (ai/benches/search_speed.rs;
+#       SEARCH_DEPTH 8, DRAUGHTS_DEPTH 12, MINE_DEPTH 7)
 # BASE defaults to dc245c6, the last commit before the engine work. The older tree gets today's
-# bench file (the APIs it uses have not changed). Knobs: ROUNDS (2), PERFT_QUICK=1.
+# bench file, with the lines whose API changed since replaced (see the bench's head). Knobs: ROUNDS (2), PERFT_QUICK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -26,7 +27,9 @@ if [ ! -d "$WT" ]; then
 else
     git -C "$WT" checkout -q --force --detach "$BASE"
 fi
-cp "$DIR/benches/$BENCH.rs" "$WT/$DIR/benches/$BENCH.rs"
+# Lines of the bench ending in "// base: CODE" become CODE there (an empty CODE drops the line).
+sed -E -e '/\/\/ base:[[:space:]]*$/d' -e 's|^([[:space:]]*).*// base: (.*)$|\1\2|' \
+    "$DIR/benches/$BENCH.rs" >"$WT/$DIR/benches/$BENCH.rs"
 if ! grep -q "name = \"$BENCH\"" "$WT/$DIR/Cargo.toml"; then
     printf '\n[[bench]]\nname = "%s"\nharness = false\n' "$BENCH" >>"$WT/$DIR/Cargo.toml"
 fi

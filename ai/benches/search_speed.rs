@@ -1,19 +1,29 @@
-//! Search speed of the chess top level: nodes per second of fixed-depth searches on a set of
-//! positions (the perft suite and a few middlegames), with the nodes and the move each search
-//! found. Run with `cargo bench -p takhte-ai --bench search_speed`, or through
-//! `scripts/search-speed.sh`, which also measures an older commit in the same run.
+//! Search speed of the top level of the three alpha-beta games: nodes per second of
+//! fixed-depth searches on a set of positions, with the nodes and the move each search found.
+//! Chess: the perft suite and two middlegames (`SEARCH_DEPTH`, default 8); draughts: the start
+//! and seven positions of self-play games (`DRAUGHTS_DEPTH`, default 12); minesweeper chess:
+//! positions after a few plies on four mine layouts (`MINE_DEPTH`, default 7). Each game's evaluation is the one its
+//! level 6 uses. Run with `cargo bench -p takhte-ai --bench search_speed`, or through
+//! `scripts/speed-before-after.sh search`, which also measures an older commit in the same run.
 //!
 //! A fixed depth (not a time) makes runs comparable: the same tree is searched as long as the
 //! move generator produces the same moves in the same order, so the node counts say whether a
 //! change altered the search, and the times say what it costs.
+//!
+//! Lines that end in a comment beginning `base:` are the ones whose API changed since the
+//! commit the script compares with: in the older tree's copy of this file the script puts the
+//! rest of that comment in the line's place (nothing: the line goes).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use takhte_ai::chess::{ChessGame, Pos};
+use takhte_ai::draughts::{DraughtsGame, Pos as DraughtsPos};
+use takhte_ai::mine::MineGame;
+use takhte_ai::play::draughts_move;
 use takhte_ai::search::{search, Limits};
 use takhte_ai::tt::Tt;
-use takhte_rules::{chess, Rules};
+use takhte_rules::{chess, AnyGame, AnyMove, GameKind, Rules};
 
 /// Two middlegames besides the perft suite.
 const MIDDLEGAMES: [&str; 2] = [
@@ -21,8 +31,21 @@ const MIDDLEGAMES: [&str; 2] = [
     "r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 w - - 0 8",
 ];
 
-/// The positions: the six of the rules' perft data (`name | FEN | counts`), then the middlegames.
-fn positions() -> Vec<&'static str> {
+/// Draughts positions from the self-play games of `ai/tuning/draughts-check.txt.gz`: openings,
+/// middlegames and endgames with kings.
+const DRAUGHTS: [&str; 7] = [
+    "8/b2bbbb1/bbbb2bb/1bbb1b1b/ww2w1w1/1www1w1w/w1wwwwww/8 w",
+    "8/bbbbbbbb/1bbb2bb/b3bb2/1w1w3w/w1w1wwww/wwwwwww1/8 b",
+    "8/b5bb/1bb1bb1b/w4bb1/1ww2w1w/w3ww1w/1www1www/8 b",
+    "8/bbbbbbbb/bbb3b1/8/3b1b2/www1w3/www2w1w/8 w",
+    "8/7B/1w1bb1b1/5b2/2w1w3/2ww4/8/8 b",
+    "3W4/b2b4/b2b3b/b4b2/8/w1w5/8/1B6 w",
+    "8/8/1b5b/B7/8/2w2w2/2wwww1w/8 b",
+];
+
+/// The chess positions: the six of the rules' perft data (`name | FEN | counts`), then the
+/// middlegames.
+fn chess_positions() -> Vec<&'static str> {
     include_str!("../../rules/tests/data/chess_perft.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -31,48 +54,162 @@ fn positions() -> Vec<&'static str> {
         .collect()
 }
 
-fn main() {
-    let depth: i32 = std::env::var("SEARCH_DEPTH")
+/// A minesweeper chess position: the mines of `seed`, then 8 + 2 × `seed` plies, each chosen
+/// from the legal moves in text order by a fixed formula (the same in every version of the move
+/// generator), skipping moves that end the game.
+fn mine_position(seed: u64) -> AnyGame {
+    let mut game = AnyGame::start(GameKind::MineChess, seed);
+    for ply in 0..8 + 2 * seed as usize {
+        let moves = game.moves_text(None);
+        if moves.is_empty() {
+            break;
+        }
+        let mut pick = (seed as usize * 31 + ply * 17) % moves.len();
+        for _ in 0..moves.len() {
+            let mut next = game.clone();
+            if next.play_text(&moves[pick]).is_ok() && next.outcome().is_none() {
+                game = next;
+                break;
+            }
+            pick = (pick + 1) % moves.len();
+        }
+    }
+    game
+}
+
+/// The depth from the environment variable `name`, else `default`.
+fn depth(name: &str, default: i32) -> i32 {
+    std::env::var(name)
         .ok()
         .and_then(|d| d.parse().ok())
-        .unwrap_or(8);
-    println!(
-        "{:<4} {:>10} {:>9} {:>8}  move",
-        "pos", "nodes", "ms", "knps"
-    );
-    let (mut all_nodes, mut all_secs) = (0u64, 0f64);
-    for (i, fen) in positions().into_iter().enumerate() {
-        let board = *chess::Position::from_text(fen).expect("valid FEN").board();
-        let game = ChessGame {
-            history: Vec::new(),
-            eval: &takhte_ai::chess::eval::TUNED_EVAL,
-        };
-        let mut tt = Tt::with_megabytes(32);
+        .unwrap_or(default)
+}
+
+/// Sums of one game's searches.
+struct Section {
+    nodes: u64,
+    secs: f64,
+}
+
+impl Section {
+    fn start(game: &str, depth: i32) -> Section {
+        println!("== {game}, depth {depth}");
+        println!(
+            "{:<4} {:>10} {:>9} {:>8}  move",
+            "pos", "nodes", "ms", "knps"
+        );
+        Section {
+            nodes: 0,
+            secs: 0.0,
+        }
+    }
+
+    /// Runs `search` (which returns the nodes and the move) and prints its line.
+    fn run(&mut self, i: usize, search: impl FnOnce() -> (u64, String)) {
         let start = Instant::now();
-        let found = search(
-            &game,
-            &Pos::new(board),
-            &Limits::depth(depth),
-            &mut tt,
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .expect("a move");
+        let (nodes, best) = search();
         let secs = start.elapsed().as_secs_f64();
-        all_nodes += found.nodes;
-        all_secs += secs;
+        self.nodes += nodes;
+        self.secs += secs;
         println!(
             "{:<4} {:>10} {:>9.0} {:>8.0}  {}",
             i + 1,
-            found.nodes,
+            nodes,
             secs * 1e3,
-            found.nodes as f64 / secs / 1e3,
-            found.best.uci()
+            nodes as f64 / secs / 1e3,
+            best
         );
     }
-    println!(
-        "all  {all_nodes:>10} {:>9.0} {:>8.0}  (depth {depth})",
-        all_secs * 1e3,
-        all_nodes as f64 / all_secs / 1e3
+
+    fn end(self, depth: i32) {
+        println!(
+            "all  {:>10} {:>9.0} {:>8.0}  (depth {depth})",
+            self.nodes,
+            self.secs * 1e3,
+            self.nodes as f64 / self.secs / 1e3
+        );
+    }
+}
+
+fn main() {
+    let cancel = AtomicBool::new(false);
+
+    let d = depth("SEARCH_DEPTH", 8);
+    let mut section = Section::start("chess", d);
+    for (i, fen) in chess_positions().into_iter().enumerate() {
+        let board = *chess::Position::from_text(fen).expect("valid FEN").board();
+        let game = ChessGame {
+            history: Vec::new(),
+            eval: &takhte_ai::chess::eval::TUNED_EVAL, // base:
+        };
+        let mut tt = Tt::with_megabytes(32);
+        section.run(i, || {
+            let f = search(
+                &game,
+                &Pos::new(board),
+                &Limits::depth(d),
+                &mut tt,
+                &cancel,
+                &mut |_| {},
+            )
+            .expect("a move");
+            (f.nodes, f.best.uci())
+        });
+    }
+    section.end(d);
+
+    let d = depth("DRAUGHTS_DEPTH", 12);
+    let mut section = Section::start("draughts", d);
+    let starts = std::iter::once(AnyGame::start(GameKind::Draughts, 0)).chain(
+        DRAUGHTS
+            .iter()
+            .map(|t| AnyGame::from_text(GameKind::Draughts, t).expect("valid position")),
     );
+    for (i, any) in starts.enumerate() {
+        let AnyGame::Draughts(line) = &any else {
+            unreachable!("a draughts game")
+        };
+        let game = DraughtsGame::new(Vec::new(), false); // base: let game = DraughtsGame { history: Vec::new() };
+        let root = DraughtsPos::new(line.position().clone());
+        let mut tt = Tt::with_megabytes(32);
+        section.run(i, || {
+            let f = search(
+                &game,
+                &root,
+                &Limits::depth(d),
+                &mut tt,
+                &cancel,
+                &mut |_| {},
+            )
+            .expect("a move");
+            let m = draughts_move(line.position(), f.best).expect("a legal move");
+            (f.nodes, any.move_to_text(&AnyMove::Draughts(m)))
+        });
+    }
+    section.end(d);
+
+    let d = depth("MINE_DEPTH", 7);
+    let mut section = Section::start("minesweeper chess (hand-written evaluation)", d);
+    for (i, seed) in [1, 2, 3, 4].into_iter().enumerate() {
+        let any = mine_position(seed);
+        let AnyGame::Mine(line) = &any else {
+            unreachable!("a minesweeper chess game")
+        };
+        let (mut game, root) = MineGame::new(&line.position().visible()); // base: let (game, root) = MineGame::new(&line.position().visible());
+        game.eval = takhte_ai::chess::eval::chosen(true); // base:
+        let mut tt = Tt::with_megabytes(32);
+        section.run(i, || {
+            let f = search(
+                &game,
+                &root,
+                &Limits::depth(d),
+                &mut tt,
+                &cancel,
+                &mut |_| {},
+            )
+            .expect("a move");
+            (f.nodes, any.move_to_text(&AnyMove::Mine(f.best)))
+        });
+    }
+    section.end(d);
 }
