@@ -19,9 +19,10 @@ use std::time::Instant;
 
 use takhte_ai::chess::{ChessGame, Pos};
 use takhte_ai::draughts::{DraughtsGame, Pos as DraughtsPos};
+use takhte_ai::game::SearchGame;
 use takhte_ai::mine::MineGame;
 use takhte_ai::play::draughts_move;
-use takhte_ai::search::{search, Limits};
+use takhte_ai::search::{search, Found, Limits};
 use takhte_ai::tt::Tt;
 use takhte_rules::{chess, AnyGame, AnyMove, GameKind, Rules};
 
@@ -131,9 +132,13 @@ impl Section {
     }
 }
 
-fn main() {
+/// The search of `root` to `depth` with the table `tt` (never cancelled): what it found.
+fn fixed_depth<G: SearchGame>(game: &G, root: &G::Pos, depth: i32, tt: &mut Tt) -> Found<G::Mv> {
     let cancel = AtomicBool::new(false);
+    search(game, root, &Limits::depth(depth), tt, &cancel, &mut |_| {}).expect("a move")
+}
 
+fn main() {
     let d = depth("SEARCH_DEPTH", 8);
     let mut section = Section::start("chess", d);
     for (i, fen) in chess_positions().into_iter().enumerate() {
@@ -144,15 +149,7 @@ fn main() {
         };
         let mut tt = Tt::with_megabytes(32);
         section.run(i, || {
-            let f = search(
-                &game,
-                &Pos::new(board),
-                &Limits::depth(d),
-                &mut tt,
-                &cancel,
-                &mut |_| {},
-            )
-            .expect("a move");
+            let f = fixed_depth(&game, &Pos::new(board), d, &mut tt);
             (f.nodes, f.best.uci())
         });
     }
@@ -173,15 +170,7 @@ fn main() {
         let root = DraughtsPos::new(line.position().clone());
         let mut tt = Tt::with_megabytes(32);
         section.run(i, || {
-            let f = search(
-                &game,
-                &root,
-                &Limits::depth(d),
-                &mut tt,
-                &cancel,
-                &mut |_| {},
-            )
-            .expect("a move");
+            let f = fixed_depth(&game, &root, d, &mut tt);
             let m = draughts_move(line.position(), f.best).expect("a legal move");
             (f.nodes, any.move_to_text(&AnyMove::Draughts(m)))
         });
@@ -199,15 +188,7 @@ fn main() {
         game.eval = takhte_ai::chess::eval::chosen(true); // base:
         let mut tt = Tt::with_megabytes(32);
         section.run(i, || {
-            let f = search(
-                &game,
-                &root,
-                &Limits::depth(d),
-                &mut tt,
-                &cancel,
-                &mut |_| {},
-            )
-            .expect("a move");
+            let f = fixed_depth(&game, &root, d, &mut tt);
             (f.nodes, any.move_to_text(&AnyMove::Mine(f.best)))
         });
     }
