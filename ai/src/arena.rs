@@ -50,7 +50,8 @@ pub enum PlayerSpec {
     /// search's refinements and the tuned evaluations, at today's speed); `6hand` every
     /// refinement with the hand-written numbers (chess and minesweeper chess
     /// [`crate::chess::params::HAND`], draughts [`crate::draughts::params::HAND`]);
-    /// `6+NAMES` the refinements named (comma-separated: `lmr`, `lmp`, `malus`, `null`, and
+    /// `6+NAMES` the refinements named (comma-separated: `lmr`, `lmp`, `malus`, `null`,
+    /// `contempt`, and
     /// `hand` for the hand-written numbers; `6+` none of them). Dice chess, whose search is the
     /// expectimax one, plays its level 6 unchanged.
     Top(Features),
@@ -81,6 +82,7 @@ impl PlayerSpec {
                         "lmp" => f.late_move_pruning = true,
                         "malus" => f.history_malus = true,
                         "null" => f.eval_null_reduction = true,
+                        "contempt" => f.contempt = true,
                         "hand" => f.hand_eval = true,
                         _ => return None,
                     }
@@ -138,6 +140,7 @@ impl PlayerSpec {
                     (f.late_move_pruning, "lmp"),
                     (f.history_malus, "malus"),
                     (f.eval_null_reduction, "null"),
+                    (f.contempt, "contempt"),
                     (f.hand_eval, "hand"),
                 ];
                 let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
@@ -625,6 +628,7 @@ mod tests {
         assert!(!f.late_move_pruning && !f.history_malus);
         // Every refinement and the hand-written numbers: the same player as 6hand.
         assert_eq!(top("6+lmr,lmp,malus,null,hand"), top("6hand"));
+        assert!(top("6+contempt").is_some_and(|f| f.contempt && !f.log_reductions));
         assert_eq!(
             PlayerSpec::parse("6+lmr,hand").unwrap().name(),
             "level 6 (+lmr,hand)"

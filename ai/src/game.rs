@@ -97,6 +97,13 @@ pub trait SearchGame {
         None
     }
 
+    /// What a draw costs the side the search plays for, in the evaluation's units, when the
+    /// contempt refinement is on ([`crate::search::Features::contempt`]): a side that stands
+    /// better then plays on instead of repeating. 0 (the default): a draw is worth nothing.
+    fn contempt(&self) -> i32 {
+        0
+    }
+
     /// How many plies back the position may repeat (the half-move clock in chess).
     fn reversible_plies(&self, _pos: &Self::Pos) -> usize {
         usize::MAX

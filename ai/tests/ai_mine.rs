@@ -254,3 +254,47 @@ fn a_known_mine_is_not_stepped_on() {
         Move::Sapper(_) => {}
     }
 }
+
+/// The search's score of `text` at depth 3, with the contempt refinement on or off.
+fn score_with_contempt(text: &str, contempt: bool) -> i32 {
+    use takhte_ai::mine::MineGame;
+    use takhte_ai::search::{search, Features, Limits};
+    let pos = Position::from_text(text).unwrap();
+    let (game, root) = MineGame::new(&pos.visible());
+    let limits = Limits {
+        features: Features {
+            contempt,
+            ..Features::ALL
+        },
+        ..Limits::depth(3)
+    };
+    let mut tt = takhte_ai::tt::Tt::with_megabytes(1);
+    search(
+        &game,
+        &root,
+        &limits,
+        &mut tt,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .expect("a move")
+    .score
+}
+
+#[test]
+fn with_contempt_a_draw_is_worth_less_than_nothing_to_the_searching_side() {
+    // King and light-squared bishop each: every move keeps the material a draw by the rules.
+    // For either side to move the draw scores 0 without contempt and minus the contempt with
+    // it (the side the search plays for is always the one to move at the root).
+    for text in [
+        "k7/8/2b5/8/8/8/8/8/6B1/4K3 w - - -",
+        "k7/8/2b5/8/8/8/8/8/6B1/4K3 b - - -",
+    ] {
+        assert_eq!(score_with_contempt(text, false), 0, "{text}");
+        assert_eq!(
+            score_with_contempt(text, true),
+            -takhte_ai::mine::CONTEMPT,
+            "{text}"
+        );
+    }
+}

@@ -81,6 +81,10 @@ pub struct Features {
     pub history_malus: bool,
     /// A null-move reduction that also grows with how far the evaluation is above beta.
     pub eval_null_reduction: bool,
+    /// Contempt: a draw (repetition, or by the rules) is worth a little less than nothing to
+    /// the side the search plays for, as much as the game asks
+    /// ([`crate::game::SearchGame::contempt`]; minesweeper chess only). Off at every level.
+    pub contempt: bool,
     /// Evaluate with the hand-written numbers ([`crate::chess::params::HAND`],
     /// [`crate::draughts::params::HAND`]) instead of the tuned ones (for matches between the two;
     /// the reference search plays with them, as the top level did before the tuning).
@@ -88,12 +92,15 @@ pub struct Features {
 }
 
 impl Features {
-    /// Every refinement: the search the app plays with.
+    /// Every refinement that measured a gain: the search the app plays with. Contempt is off:
+    /// in minesweeper chess it scored no better against the reference search than without it
+    /// (docs/strength.md); the match runner's `6+…,contempt` plays with it.
     pub const ALL: Features = Features {
         log_reductions: true,
         late_move_pruning: true,
         history_malus: true,
         eval_null_reduction: true,
+        contempt: false,
         hand_eval: false,
     };
     /// None: the reference search, with the hand-written evaluation.
@@ -102,6 +109,7 @@ impl Features {
         late_move_pruning: false,
         history_malus: false,
         eval_null_reduction: false,
+        contempt: false,
         hand_eval: true,
     };
 }

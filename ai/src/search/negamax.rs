@@ -141,6 +141,33 @@ impl<G: SearchGame> Searcher<'_, G> {
     }
 
     /// Whether the position at `ply` repeats one earlier on the search path or in the game.
+    /// What a draw `ply` plies into the search is worth to the side to move there: with the
+    /// contempt refinement, the game's [`SearchGame::contempt`] below nothing for the side the
+    /// search plays for (the root's side moves at even plies) and as much above it for the
+    /// other; else 0.
+    fn draw_at(&self, ply: i32) -> i32 {
+        let c = if self.features.contempt {
+            self.game.contempt()
+        } else {
+            0
+        };
+        if ply % 2 == 0 {
+            -c
+        } else {
+            c
+        }
+    }
+
+    /// A score of the rules' verdict (a decided position, or no moves): a draw (0) valued as
+    /// [`Self::draw_at`] says, a win or loss as it is.
+    fn verdict(&self, score: i32, ply: i32) -> i32 {
+        if score == 0 {
+            self.draw_at(ply)
+        } else {
+            score
+        }
+    }
+
     fn repeated(&self, pos: &G::Pos, ply: i32) -> bool {
         let p = ply as usize;
         let key = self.keys[p];
@@ -232,10 +259,10 @@ impl<G: SearchGame> Searcher<'_, G> {
         let key = self.game.key(pos);
         self.set_key(ply, key);
         if let Some(s) = self.game.decided(pos, ply) {
-            return Err(s);
+            return Err(self.verdict(s, ply));
         }
         if ply > 0 && self.repeated(pos, ply) {
-            return Err(0);
+            return Err(self.draw_at(ply));
         }
         if ply as usize >= MAX_PLY - 8 {
             return Err(self.game.evaluate(pos));
@@ -371,7 +398,7 @@ impl<G: SearchGame> Searcher<'_, G> {
         self.game.generate(pos, &mut moves);
         if moves.is_empty() {
             self.give_buffers(ply, moves, order);
-            return self.game.no_moves(pos, ply);
+            return self.verdict(self.game.no_moves(pos, ply), ply);
         }
         self.score_moves(pos, &moves, &mut order, n.tt_move, ply);
 
@@ -457,7 +484,7 @@ impl<G: SearchGame> Searcher<'_, G> {
         let key = self.game.key(pos);
         self.set_key(ply, key);
         if let Some(s) = self.game.decided(pos, ply) {
-            return s;
+            return self.verdict(s, ply);
         }
         if ply as usize >= MAX_PLY - 2 {
             return self.game.evaluate(pos);
@@ -470,7 +497,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             Quiet::Forced => {
                 if moves.is_empty() {
                     self.give_buffers(ply, moves, order);
-                    return self.game.no_moves(pos, ply);
+                    return self.verdict(self.game.no_moves(pos, ply), ply);
                 }
             }
             Quiet::StandPat => {
