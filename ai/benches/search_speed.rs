@@ -3,7 +3,8 @@
 //! Chess: the perft suite and two middlegames (`SEARCH_DEPTH`, default 8); draughts: the start
 //! and seven positions of self-play games (`DRAUGHTS_DEPTH`, default 12); minesweeper chess:
 //! positions after a few plies on four mine layouts (`MINE_DEPTH`, default 7). Each game's evaluation is the one its
-//! level 6 uses. Run with `cargo bench -p takhte-ai --bench search_speed`, or through
+//! level 6 uses. Dice chess: its expectimax search, which level 6 runs to three turns, from six
+//! positions after a few pawn moves (`DICE_DEPTH`, default 3). Run with `cargo bench -p takhte-ai --bench search_speed`, or through
 //! `scripts/speed-before-after.sh search`, which also measures an older commit in the same run.
 //!
 //! A fixed depth (not a time) makes runs comparable: the same tree is searched as long as the
@@ -18,13 +19,15 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use takhte_ai::chess::{ChessGame, Pos};
+use takhte_ai::dice::board::DiceBoard;
+use takhte_ai::dice::expectimax::decide;
 use takhte_ai::draughts::{DraughtsGame, Pos as DraughtsPos};
 use takhte_ai::game::SearchGame;
 use takhte_ai::mine::MineGame;
 use takhte_ai::play::draughts_move;
 use takhte_ai::search::{search, Found, Limits};
 use takhte_ai::tt::Tt;
-use takhte_rules::{chess, AnyGame, AnyMove, GameKind, Rules};
+use takhte_rules::{chess, AnyGame, AnyMove, GameKind, Rules, Side};
 
 /// Two middlegames besides the perft suite.
 const MIDDLEGAMES: [&str; 2] = [
@@ -193,4 +196,38 @@ fn main() {
         });
     }
     section.end(d);
+
+    let d = depth("DICE_DEPTH", 3);
+    let mut section = Section::start("dice chess (expectimax, turns)", d);
+    for (i, seed) in [1, 2, 3, 4, 5, 6].into_iter().enumerate() {
+        let (b, rolled) = dice_position(seed);
+        let mut tt = Tt::with_megabytes(32);
+        let limits = Limits::depth(d);
+        let cancel = AtomicBool::new(false);
+        section.run(i, || {
+            let found =
+                decide(&b, rolled, &limits, &mut tt, &cancel, &|_| false).expect("a choice");
+            (found.nodes, format!("{:?}", found.choice))
+        });
+    }
+    section.end(d);
+}
+
+/// A dice chess position: from the start, 4 × `seed` pawn moves, the face and the move of each
+/// chosen by a fixed formula (a face without moves passes); the searches of odd seeds start
+/// before the roll, of even seeds after rolling the face `seed % 6 + 1`.
+fn dice_position(seed: u64) -> (DiceBoard, Option<u8>) {
+    let mut b = DiceBoard::from_position(&takhte_rules::dice::Position::start(Side::White));
+    let mut moves = Vec::new();
+    for ply in 0..4 * seed as usize {
+        let face = (seed as usize * 5 + ply * 7) % 6 + 1;
+        moves.clear();
+        b.pawn_moves(face as u8, &mut moves);
+        b = if moves.is_empty() {
+            b.pass()
+        } else {
+            b.play(moves[(seed as usize * 31 + ply * 17) % moves.len()])
+        };
+    }
+    (b, seed.is_multiple_of(2).then_some((seed % 6 + 1) as u8))
 }

@@ -68,19 +68,13 @@ fn slide(from: u64, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
     reach
 }
 
+/// The squares knights on `p` jump to: one file and two ranks, or two files and one rank.
 fn knight_jumps(p: u64) -> u64 {
-    let mut r = 0;
-    for (df, dr) in takhte_rules::square::KNIGHT_JUMPS {
-        let mut g = p;
-        for _ in 0..df.abs() {
-            g = shift(g, df.signum(), 0);
-        }
-        for _ in 0..dr.abs() {
-            g = shift(g, 0, dr.signum());
-        }
-        r |= g;
-    }
-    r
+    const FILE_B: u64 = FILE_A << 1;
+    const FILE_G: u64 = FILE_A << 6;
+    let one = ((p >> 1) & !FILE_H) | ((p << 1) & !FILE_A);
+    let two = ((p >> 2) & !(FILE_G | FILE_H)) | ((p << 2) & !(FILE_A | FILE_B));
+    (one << 16) | (one >> 16) | (two << 8) | (two >> 8)
 }
 
 fn king_steps(p: u64) -> u64 {
@@ -140,70 +134,88 @@ fn escape_squares(b: &DiceBoard, side: usize) -> u32 {
     (KING_STEPS[b.kings[side] as usize] & !banned).count_ones()
 }
 
+/// `RINGS[sq][d]`: the squares at distance `d` (0–3, in king steps) from `sq`.
+static RINGS: [[u64; 4]; 64] = rings();
+
+const fn rings() -> [[u64; 4]; 64] {
+    let mut t = [[0u64; 4]; 64];
+    let mut a: usize = 0;
+    while a < 64 {
+        let mut b: usize = 0;
+        while b < 64 {
+            let df = (a % 8) as i32 - (b % 8) as i32;
+            let dr = (a / 8) as i32 - (b / 8) as i32;
+            let df = if df < 0 { -df } else { df };
+            let dr = if dr < 0 { -dr } else { dr };
+            let d = if df > dr { df } else { dr };
+            if d < 4 {
+                t[a][d as usize] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// The squares on ranks (0–7) below `rank` as `side`'s pawns look at it: lower ranks for
+/// White (0), higher for Black (1). A pawn there attacks towards that rank.
+#[inline]
+fn below(side: usize, rank: u8) -> u64 {
+    if side == 0 {
+        (1u64 << (8 * rank as u32)) - 1
+    } else {
+        u64::MAX.checked_shl(8 * (rank as u32 + 1)).unwrap_or(0)
+    }
+}
+
+/// The pawn terms of `side`'s evaluation: the advancement and nearness to the enemy king of its
+/// pawns below that king plus those beside its own king; the enemy pawns within two squares
+/// below its king (attackers); its own pawns within two squares of it (defenders).
+fn pawn_terms(b: &DiceBoard, side: usize) -> (i32, i32, i32) {
+    let them = 1 - side;
+    let own = b.pawns[side];
+    let (king, enemy_king) = (b.kings[side], b.kings[them]);
+    let mut s = 0;
+    // Pawns attack forward only: they count near the enemy king and below it.
+    let coming = own & below(side, enemy_king / 8);
+    for rank in 0..8 {
+        let on = (coming >> (8 * rank)) & 0xff;
+        if on != 0 {
+            let rel = if side == 0 { rank } else { 7 - rank };
+            s += ADVANCE[rel] * on.count_ones() as i32;
+        }
+    }
+    let near = &RINGS[enemy_king as usize];
+    s += 14 * (coming & near[1]).count_ones() as i32
+        + 12 * (coming & near[2]).count_ones() as i32
+        + 5 * (coming & near[3]).count_ones() as i32;
+    let close = &RINGS[king as usize];
+    s += 5 * (own & close[1]).count_ones() as i32;
+    let within2 = close[1] | close[2];
+    let attackers = (b.pawns[them] & below(them, king / 8) & within2).count_ones() as i32;
+    let defenders = (own & within2).count_ones() as i32;
+    (s, attackers, defenders)
+}
+
 /// The evaluation of `b` for one side (positive is good for `side`).
 fn side_score(b: &DiceBoard, side: usize) -> i32 {
     let them = 1 - side;
     let own = b.pawns[side];
     let n = own.count_ones() as i32;
-    let mut s = PAWN * n;
     let king = b.kings[side];
     let enemy_king = b.kings[them];
-    let mut p = own;
-    while p != 0 {
-        let sq = p.trailing_zeros() as u8;
-        p &= p - 1;
-        // Pawns attack forward only: they count near the enemy king and below it (for White).
-        let below = if side == 0 {
-            sq / 8 < enemy_king / 8
-        } else {
-            sq / 8 > enemy_king / 8
-        };
-        let rank = (sq / 8) as usize;
-        let rel = if side == 0 { rank } else { 7 - rank };
-        if below {
-            s += ADVANCE[rel];
-            match distance(sq, enemy_king) {
-                1 => s += 14,
-                2 => s += 12,
-                3 => s += 5,
-                _ => {}
-            }
-        }
-        if distance(sq, king) == 1 {
-            s += 5;
-        }
-    }
+    let (terms, attackers, defenders) = pawn_terms(b, side);
+    let mut s = PAWN * n + terms;
     // King danger: enemy pawns close below the king (they attack forward), the more so when
     // the king has little room; own pawns close by can take a checking pawn.
-    let mut attackers = 0;
-    let mut e = b.pawns[them];
-    while e != 0 {
-        let sq = e.trailing_zeros() as u8;
-        e &= e - 1;
-        let below = if them == 0 {
-            sq / 8 < king / 8
-        } else {
-            sq / 8 > king / 8
-        };
-        if below && distance(sq, king) <= 2 {
-            attackers += 1;
-        }
-    }
-    let mut defenders = 0;
-    let mut d = own;
-    while d != 0 {
-        let sq = d.trailing_zeros() as u8;
-        d &= d - 1;
-        if distance(sq, king) <= 2 {
-            defenders += 1;
-        }
-    }
-    let room = (escape_squares(b, side) as i32).min(3);
+    let escape = escape_squares(b, side) as i32;
+    let room = escape.min(3);
     s -= attackers * (10 + 8 * (3 - room)) - 3 * defenders.min(6);
     let attacked = b.pawn_attacks(them);
     let around = KING_STEPS[king as usize];
     s -= 7 * (around & attacked).count_ones() as i32;
-    s += 3 * (escape_squares(b, side) as i32).min(4);
+    s += 3 * escape.min(4);
     s += 6 * (KING_STEPS[enemy_king as usize] & b.pawn_attacks(side)).count_ones() as i32;
     // Against a king without pawns: keep pawns, hem it in, drive it to the edge. A king on
     // our own first rank can never be checked by our pawns (they attack forward): a fortress.
@@ -231,6 +243,103 @@ mod tests {
     use super::*;
     use takhte_rules::dice::Position;
     use takhte_rules::{Rules, Side};
+
+    /// [`pawn_terms`] as it was written before the bitboard version: a loop over the pawns.
+    fn pawn_terms_by_loops(b: &DiceBoard, side: usize) -> (i32, i32, i32) {
+        const ADVANCE_BY_RANK: [i32; 8] = [0, 0, 4, 9, 14, 18, 20, 20];
+        let them = 1 - side;
+        let (king, enemy_king) = (b.kings[side], b.kings[them]);
+        let ranks_below = |sq: u8, of: u8, pawns_of: usize| {
+            if pawns_of == 0 {
+                sq / 8 < of / 8
+            } else {
+                sq / 8 > of / 8
+            }
+        };
+        let (mut s, mut attackers, mut defenders) = (0, 0, 0);
+        for sq in (0..64u8).filter(|&q| b.pawns[side] >> q & 1 == 1) {
+            if ranks_below(sq, enemy_king, side) {
+                let rank = (sq / 8) as usize;
+                s += ADVANCE_BY_RANK[if side == 0 { rank } else { 7 - rank }];
+                s += match distance(sq, enemy_king) {
+                    1 => 14,
+                    2 => 12,
+                    3 => 5,
+                    _ => 0,
+                };
+            }
+            if distance(sq, king) == 1 {
+                s += 5;
+            }
+            if distance(sq, king) <= 2 {
+                defenders += 1;
+            }
+        }
+        for sq in (0..64u8).filter(|&q| b.pawns[them] >> q & 1 == 1) {
+            if ranks_below(sq, king, them) && distance(sq, king) <= 2 {
+                attackers += 1;
+            }
+        }
+        (s, attackers, defenders)
+    }
+
+    #[test]
+    fn pawn_terms_match_a_loop_over_the_pawns() {
+        // Boards along seeded random games (random faces and moves, king moves now and then),
+        // both sides' terms at every turn.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut b = DiceBoard::from_position(&Position::start(Side::White));
+            for _ in 0..120 {
+                for side in 0..2 {
+                    assert_eq!(
+                        pawn_terms(&b, side),
+                        pawn_terms_by_loops(&b, side),
+                        "side {side} of {b:?}"
+                    );
+                    checked += 1;
+                }
+                let mut moves = Vec::new();
+                if rng.gen_bool(0.2) {
+                    b.king_moves(&mut moves);
+                }
+                if moves.is_empty() {
+                    b.pawn_moves(rng.gen_range(1..=6), &mut moves);
+                }
+                if moves.is_empty() {
+                    b = b.pass();
+                    continue;
+                }
+                b = b.play(moves[rng.gen_range(0..moves.len())]);
+                if b.only_kings() {
+                    break;
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn knight_jumps_are_the_knights_squares() {
+        for sq in 0..64i32 {
+            let (f, r) = (sq % 8, sq / 8);
+            let mut want = 0u64;
+            for (df, dr) in takhte_rules::square::KNIGHT_JUMPS {
+                let (tf, tr) = (f + df, r + dr);
+                if (0..8).contains(&tf) && (0..8).contains(&tr) {
+                    want |= 1 << (tr * 8 + tf);
+                }
+            }
+            assert_eq!(knight_jumps(1 << sq), want, "from square {sq}");
+        }
+        // Several knights at once: the union.
+        assert_eq!(
+            knight_jumps(1 | 1 << 63),
+            knight_jumps(1) | knight_jumps(1 << 63)
+        );
+    }
 
     #[test]
     fn face_reach_matches_the_move_generator() {
