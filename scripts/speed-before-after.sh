@@ -4,10 +4,12 @@
 #   scripts/speed-before-after.sh perft [BASE]          move generation (rules/benches/perft.rs:
 #       the standard chess suite against shakmaty in the same run, and the other three games)
 #   scripts/speed-before-after.sh search [BASE]         the top level's nodes per second at a
-#       fixed depth in chess, draughts and minesweeper chess (ai/benches/search_speed.rs;
-#       SEARCH_DEPTH 8, DRAUGHTS_DEPTH 12, MINE_DEPTH 7)
+#       fixed depth in chess, draughts, minesweeper chess and dice chess
+#       (ai/benches/search_speed.rs; SEARCH_DEPTH 8, DRAUGHTS_DEPTH 12, MINE_DEPTH 7, DICE_DEPTH 3)
 # BASE defaults to dc245c6, the last commit before the engine work. The older tree gets today's
-# bench file, with the lines whose API changed since replaced (see the bench's head). Knobs: ROUNDS (2), PERFT_QUICK=1.
+# bench file, with the lines whose API changed since dc245c6 replaced (see the bench's head);
+# BASE_API=today gives it the bench file as it is, for a base that already has today's API
+# (fc8510e or later). Knobs: ROUNDS (2), PERFT_QUICK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -28,8 +30,12 @@ else
     git -C "$WT" checkout -q --force --detach "$BASE"
 fi
 # Lines of the bench ending in "// base: CODE" become CODE there (an empty CODE drops the line).
-sed -E -e '/\/\/ base:[[:space:]]*$/d' -e 's|^([[:space:]]*).*// base: (.*)$|\1\2|' \
-    "$DIR/benches/$BENCH.rs" >"$WT/$DIR/benches/$BENCH.rs"
+if [ "${BASE_API:-}" = today ]; then
+    cp "$DIR/benches/$BENCH.rs" "$WT/$DIR/benches/$BENCH.rs"
+else
+    sed -E -e '/\/\/ base:[[:space:]]*$/d' -e 's|^([[:space:]]*).*// base: (.*)$|\1\2|' \
+        "$DIR/benches/$BENCH.rs" >"$WT/$DIR/benches/$BENCH.rs"
+fi
 if ! grep -q "name = \"$BENCH\"" "$WT/$DIR/Cargo.toml"; then
     printf '\n[[bench]]\nname = "%s"\nharness = false\n' "$BENCH" >>"$WT/$DIR/Cargo.toml"
 fi
