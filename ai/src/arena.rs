@@ -51,7 +51,7 @@ pub enum PlayerSpec {
     /// refinement with the hand-written numbers (chess and minesweeper chess
     /// [`crate::chess::params::HAND`], draughts [`crate::draughts::params::HAND`]);
     /// `6+NAMES` the refinements named (comma-separated: `lmr`, `lmp`, `malus`, `null`,
-    /// `contempt`, and
+    /// `contempt`, `iir`, `improving`, and
     /// `hand` for the hand-written numbers; `6+` none of them). Dice chess, whose search is the
     /// expectimax one, plays its level 6 unchanged.
     Top(Features),
@@ -83,6 +83,8 @@ impl PlayerSpec {
                         "malus" => f.history_malus = true,
                         "null" => f.eval_null_reduction = true,
                         "contempt" => f.contempt = true,
+                        "iir" => f.iir = true,
+                        "improving" => f.improving = true,
                         "hand" => f.hand_eval = true,
                         _ => return None,
                     }
@@ -141,6 +143,8 @@ impl PlayerSpec {
                     (f.history_malus, "malus"),
                     (f.eval_null_reduction, "null"),
                     (f.contempt, "contempt"),
+                    (f.iir, "iir"),
+                    (f.improving, "improving"),
                     (f.hand_eval, "hand"),
                 ];
                 let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
@@ -629,6 +633,11 @@ mod tests {
         // Every refinement and the hand-written numbers: the same player as 6hand.
         assert_eq!(top("6+lmr,lmp,malus,null,hand"), top("6hand"));
         assert!(top("6+contempt").is_some_and(|f| f.contempt && !f.log_reductions));
+        assert!(top("6+iir,improving").is_some_and(|f| f.iir && f.improving && !f.contempt));
+        assert_eq!(
+            PlayerSpec::parse("6+null,iir,improving").unwrap().name(),
+            "level 6 (+null,iir,improving)"
+        );
         assert_eq!(
             PlayerSpec::parse("6+lmr,hand").unwrap().name(),
             "level 6 (+lmr,hand)"

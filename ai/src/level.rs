@@ -14,6 +14,8 @@
 
 use takhte_rules::GameKind;
 
+use super::search::Features;
+
 /// The search settings of one level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setting {
@@ -55,6 +57,24 @@ const TIMED: Setting = Setting {
 
 /// The level the app offers first.
 pub const DEFAULT_LEVEL: u8 = 3;
+
+/// The search refinements `level` (clamped to 1–6) plays with in `kind`:
+/// [`Features::TOP`] at level 6 of chess and minesweeper chess, else [`Features::ALL`].
+///
+/// ```
+/// use takhte_ai::level::features;
+/// use takhte_ai::search::Features;
+/// use takhte_rules::GameKind;
+/// assert!(features(GameKind::Chess, 6).iir && !features(GameKind::Chess, 5).iir);
+/// assert!(features(GameKind::MineChess, 6).iir);
+/// assert_eq!(features(GameKind::Draughts, 6), Features::ALL);
+/// ```
+pub fn features(kind: GameKind, level: u8) -> Features {
+    match (kind, level.clamp(super::MIN_LEVEL, super::MAX_LEVEL)) {
+        (GameKind::Chess | GameKind::MineChess, 6) => Features::TOP,
+        _ => Features::ALL,
+    }
+}
 
 /// The settings of `level` (clamped to 1–6) in `kind`.
 ///

@@ -92,7 +92,8 @@ fn chess_found(
 
 /// Answers a request of chess, minesweeper chess or draughts with the alpha-beta search.
 pub fn answer_alpha_beta(req: &Request, cancel: &AtomicBool) -> Option<Answer> {
-    answer_alpha_beta_with(req, cancel, Features::ALL)
+    let features = super::level::features(req.game.kind(), req.level);
+    answer_alpha_beta_with(req, cancel, features)
 }
 
 /// [`answer_alpha_beta`] with the search's refinements of `features` only (the match runner's

@@ -145,7 +145,7 @@ fn every_level_plays_a_legal_move_through_a_short_game() {
     }
 }
 
-/// The top level's search (every refinement, no noise) stopped by a node budget instead of the
+/// The top level's search (its refinements, no noise) stopped by a node budget instead of the
 /// clock, so that the test gives the same move on every machine.
 fn top_level_move(fen: &str, nodes: u64) -> chess::Move {
     use takhte_ai::chess::{ChessGame, Pos};
@@ -156,7 +156,7 @@ fn top_level_move(fen: &str, nodes: u64) -> chess::Move {
         features: if std::env::var("REF").is_ok() {
             takhte_ai::search::Features::REFERENCE
         } else {
-            takhte_ai::search::Features::ALL
+            takhte_ai::level::features(GameKind::Chess, 6)
         },
         ..Limits::depth(64)
     };
@@ -245,4 +245,56 @@ fn the_top_level_does_not_lose_material_in_the_tactical_set() {
         set.len(),
         off.join("\n")
     );
+}
+
+/// Internal iterative reduction (level 6's `iir`) and the improving test each change the
+/// tree: to the same depth from positions the table does not know, the search with `iir`
+/// visits fewer nodes than without it, and `improving` (which only prunes more where the side
+/// to move has not improved) visits fewer too.
+#[test]
+fn internal_iterative_reduction_and_improving_shrink_the_tree() {
+    use takhte_ai::chess::{ChessGame, Pos};
+    use takhte_ai::search::{search, Features, Limits};
+    let nodes = |fen: &str, features: Features| {
+        let board = *chess::Position::from_text(fen).unwrap().board();
+        let game = ChessGame {
+            history: Vec::new(),
+            eval: &takhte_ai::chess::eval::TUNED_EVAL,
+        };
+        let limits = Limits {
+            features,
+            ..Limits::depth(7)
+        };
+        let mut tt = takhte_ai::tt::Tt::with_megabytes(16);
+        let flag = AtomicBool::new(false);
+        search(
+            &game,
+            &Pos::new(board),
+            &limits,
+            &mut tt,
+            &flag,
+            &mut |_| {},
+        )
+        .unwrap()
+        .nodes
+    };
+    for fen in [
+        "r1bqkb1r/pp2pppp/2np1n2/2p5/4P3/N1P2N2/PP1P1PPP/R1BQKB1R w KQkq - 3 5",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let all = nodes(fen, Features::ALL);
+        let iir = nodes(fen, Features::TOP);
+        let improving = nodes(
+            fen,
+            Features {
+                improving: true,
+                ..Features::ALL
+            },
+        );
+        assert!(iir < all, "{fen}: {iir} nodes with iir, {all} without");
+        assert!(
+            improving < all,
+            "{fen}: {improving} with improving, {all} without"
+        );
+    }
 }

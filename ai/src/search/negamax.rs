@@ -71,6 +71,8 @@ pub(super) struct Node {
     tt_move: u32,
     /// The evaluation (minus infinity in check).
     static_eval: i32,
+    /// Whether the side to move stands better than at its last move ([`Features::improving`]).
+    improving: bool,
 }
 
 pub(super) struct Searcher<'a, G: SearchGame> {
@@ -79,6 +81,9 @@ pub(super) struct Searcher<'a, G: SearchGame> {
     pub(super) budget: Budget<'a>,
     pub(super) features: Features,
     pub(super) keys: Vec<u64>,
+    /// The static evaluation of each negamax node on the path by ply (minus infinity in
+    /// check; infinity where unknown, as at the root), for the improving test.
+    pub(super) evals: Vec<i32>,
     pub(super) killers: Vec<[u32; 2]>,
     pub(super) history: Vec<i32>,
     pub(super) moves: Vec<Vec<G::Mv>>,
@@ -291,9 +296,12 @@ impl<G: SearchGame> Searcher<'_, G> {
         } else {
             self.game.evaluate(pos)
         };
+        self.evals[ply as usize] = static_eval;
+        let improving = self.improving(ply, static_eval);
         if !pv_node && !in_check && !is_mate(beta) {
             // Reverse futility: far above beta at a shallow depth.
-            if depth <= 3 && static_eval - 100 * depth >= beta {
+            let margin = 100 * depth - if improving { 70 } else { 0 };
+            if depth <= 3 && static_eval - margin >= beta {
                 return Err(static_eval);
             }
             // Null move.
@@ -313,6 +321,12 @@ impl<G: SearchGame> Searcher<'_, G> {
                 }
             }
         }
+        // Internal iterative reduction: nothing to try first, so a shallower search.
+        let depth = if self.features.iir && depth >= 4 && tt_move == 0 && !in_check {
+            depth - 1
+        } else {
+            depth
+        };
         Ok(Node {
             key,
             depth,
@@ -322,6 +336,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             pv_node,
             tt_move,
             static_eval,
+            improving,
         })
     }
 
@@ -349,11 +364,35 @@ impl<G: SearchGame> Searcher<'_, G> {
 
     /// Whether late-move pruning skips the quiet moves from number `searched` on, at `depth`.
     fn late_move_pruned(&self, n: &Node, searched: i32, depth: i32) -> bool {
+        let per_depth = if self.features.improving && !n.improving {
+            1
+        } else {
+            2
+        };
         self.features.late_move_pruning
             && !n.pv_node
             && !n.in_check
             && depth <= 3
-            && searched >= 3 + 2 * depth * depth
+            && searched >= 3 + per_depth * depth * depth
+    }
+
+    /// With [`Features::improving`], whether the side to move at `ply` evaluates higher than at
+    /// its previous move (two plies back, or four if it was in check then; true where neither
+    /// is known). Never in check.
+    fn improving(&self, ply: i32, static_eval: i32) -> bool {
+        if !self.features.improving || static_eval == -INF {
+            return false;
+        }
+        let p = ply as usize;
+        let before = |back: usize| {
+            p.checked_sub(back)
+                .map(|q| self.evals[q])
+                .filter(|&e| e != -INF && e != INF)
+        };
+        match before(2).or_else(|| before(4)) {
+            Some(e) => static_eval > e,
+            None => true,
+        }
     }
 
     /// A quiet move that refuted the node: a killer of its ply, and its history grows; the
