@@ -58,21 +58,22 @@ const TIMED: Setting = Setting {
 /// The level the app offers first.
 pub const DEFAULT_LEVEL: u8 = 3;
 
-/// The search refinements `level` (clamped to 1–6) plays with in `kind`:
-/// [`Features::TOP`] at level 6 of chess and minesweeper chess, else [`Features::ALL`].
+/// The search refinements `level` (clamped to 1–6) plays with in chess, minesweeper chess and
+/// draughts: [`Features::TOP`] at level 6, else [`Features::ALL`] (dice chess has a search of
+/// its own and ignores them).
 ///
 /// ```
 /// use takhte_ai::level::features;
 /// use takhte_ai::search::Features;
-/// use takhte_rules::GameKind;
-/// assert!(features(GameKind::Chess, 6).iir && !features(GameKind::Chess, 5).iir);
-/// assert!(features(GameKind::MineChess, 6).iir);
-/// assert_eq!(features(GameKind::Draughts, 6), Features::ALL);
+/// assert!(features(6).iir && !features(5).iir);
+/// assert_eq!(features(1), Features::ALL);
+/// assert_eq!(features(9), Features::TOP);
 /// ```
-pub fn features(kind: GameKind, level: u8) -> Features {
-    match (kind, level.clamp(super::MIN_LEVEL, super::MAX_LEVEL)) {
-        (GameKind::Chess | GameKind::MineChess, 6) => Features::TOP,
-        _ => Features::ALL,
+pub fn features(level: u8) -> Features {
+    if level.clamp(super::MIN_LEVEL, super::MAX_LEVEL) == super::MAX_LEVEL {
+        Features::TOP
+    } else {
+        Features::ALL
     }
 }
 

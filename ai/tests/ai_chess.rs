@@ -156,7 +156,7 @@ fn top_level_move(fen: &str, nodes: u64) -> chess::Move {
         features: if std::env::var("REF").is_ok() {
             takhte_ai::search::Features::REFERENCE
         } else {
-            takhte_ai::level::features(GameKind::Chess, 6)
+            takhte_ai::level::features(6)
         },
         ..Limits::depth(64)
     };

@@ -99,8 +99,8 @@ pub struct Features {
 }
 
 impl Features {
-    /// The refinements the app's levels play with (level 6 of chess and minesweeper chess adds
-    /// internal iterative reduction, [`Features::TOP`]). `improving` is off everywhere: with
+    /// The refinements levels 1–5 play with (level 6 adds internal iterative reduction,
+    /// [`Features::TOP`]). `improving` is off everywhere: with
     /// both, chess level 6 scored 45.0% [36.9%, 53.1%] against itself without them. Contempt is
     /// off: in minesweeper chess it scored no better against the reference search than without it
     /// (docs/strength.md); the match runner's `6+…,contempt` plays with it.
@@ -114,12 +114,12 @@ impl Features {
         improving: false,
         hand_eval: false,
     };
-    /// Level 6 of chess and minesweeper chess: [`Features::ALL`] and internal iterative
-    /// reduction. Against the same level without it, chess scored 54.8% [49.3%, 60.2%] (Elo
-    /// +33 [−5, +72]) in 200 games at 100 ms a move; against the reference search, minesweeper
-    /// chess scored 58.0% [53.6%, 62.4%] with it, 56.0% [51.6%, 60.4%] without
-    /// (docs/strength.md). Draughts and the lower levels do without it: it was not measured in
-    /// draughts, and the lower levels' ratings were measured without it.
+    /// Level 6 (chess, minesweeper chess, draughts): [`Features::ALL`] and internal iterative
+    /// reduction. In 200 games at 100 ms a move, against the same level without it, chess
+    /// scored 54.8% [49.3%, 60.2%] (Elo +33 [−5, +72]) and draughts 53.0% [48.1%, 57.9%] (Elo
+    /// +21 [−13, +56]); against the reference search, minesweeper chess scored 58.0% [53.6%,
+    /// 62.4%] with it and 56.0% [51.6%, 60.4%] without (docs/strength.md). The lower levels do
+    /// without it: their ratings were measured without it.
     pub const TOP: Features = Features {
         iir: true,
         ..Features::ALL
