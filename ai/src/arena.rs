@@ -47,8 +47,8 @@ pub enum PlayerSpec {
     Uci(String),
     /// Level 6 with only some of the search's refinements and a choice of evaluation
     /// ([`Features`]): `6ref` is [`Features::REFERENCE`] (the top level as it was before the
-    /// search's refinements and the tuned evaluations, at today's speed); `6hand` every
-    /// refinement with the hand-written numbers (chess and minesweeper chess
+    /// search's refinements and the tuned evaluations, at today's speed); `6hand` level 6's
+    /// refinements ([`Features::TOP`]) with the hand-written numbers (chess and minesweeper chess
     /// [`crate::chess::params::HAND`], draughts [`crate::draughts::params::HAND`]);
     /// `6+NAMES` the refinements named (comma-separated: `lmr`, `lmp`, `malus`, `null`,
     /// `contempt`, `iir`, `improving`, and
@@ -69,7 +69,7 @@ impl PlayerSpec {
             "6ref" => Some(PlayerSpec::Top(Features::REFERENCE)),
             "6hand" => Some(PlayerSpec::Top(Features {
                 hand_eval: true,
-                ..Features::ALL
+                ..Features::TOP
             })),
             _ if text.starts_with("6+") => {
                 let mut f = Features {
@@ -132,7 +132,7 @@ impl PlayerSpec {
                     && Features {
                         hand_eval: false,
                         ..*f
-                    } == Features::ALL =>
+                    } == Features::TOP =>
             {
                 "level 6 (hand-written evaluation)".into()
             }
@@ -630,8 +630,12 @@ mod tests {
         let f = top("6+lmr,null").unwrap();
         assert!(f.log_reductions && f.eval_null_reduction && !f.hand_eval);
         assert!(!f.late_move_pruning && !f.history_malus);
-        // Every refinement and the hand-written numbers: the same player as 6hand.
-        assert_eq!(top("6+lmr,lmp,malus,null,hand"), top("6hand"));
+        // Level 6's refinements and the hand-written numbers: the same player as 6hand.
+        assert_eq!(top("6+lmr,lmp,malus,null,iir,hand"), top("6hand"));
+        assert_eq!(
+            PlayerSpec::parse("6hand").unwrap().name(),
+            "level 6 (hand-written evaluation)"
+        );
         assert!(top("6+contempt").is_some_and(|f| f.contempt && !f.log_reductions));
         assert!(top("6+iir,improving").is_some_and(|f| f.iir && f.improving && !f.contempt));
         assert_eq!(
