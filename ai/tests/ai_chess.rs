@@ -145,36 +145,36 @@ fn every_level_plays_a_legal_move_through_a_short_game() {
     }
 }
 
+/// The chess search of `fen` with the tuned evaluation, a fresh 16 MB table and `limits`.
+fn search_chess(
+    fen: &str,
+    limits: &takhte_ai::search::Limits,
+) -> takhte_ai::search::Found<chess::Move> {
+    use takhte_ai::chess::{ChessGame, Pos};
+    let board = *chess::Position::from_text(fen).unwrap().board();
+    let mut tt = takhte_ai::tt::Tt::with_megabytes(16);
+    let game = ChessGame {
+        history: Vec::new(),
+        eval: &takhte_ai::chess::eval::TUNED_EVAL,
+    };
+    let flag = AtomicBool::new(false);
+    takhte_ai::search::search(&game, &Pos::new(board), limits, &mut tt, &flag, &mut |_| {})
+        .unwrap_or_else(|| panic!("no move in {fen}"))
+}
+
 /// The top level's search (its refinements, no noise) stopped by a node budget instead of the
 /// clock, so that the test gives the same move on every machine.
 fn top_level_move(fen: &str, nodes: u64) -> chess::Move {
-    use takhte_ai::chess::{ChessGame, Pos};
-    use takhte_ai::search::{search, Limits};
-    let board = *chess::Position::from_text(fen).unwrap().board();
-    let limits = Limits {
+    let limits = takhte_ai::search::Limits {
         nodes,
         features: if std::env::var("REF").is_ok() {
             takhte_ai::search::Features::REFERENCE
         } else {
             takhte_ai::level::features(6)
         },
-        ..Limits::depth(64)
+        ..takhte_ai::search::Limits::depth(64)
     };
-    let mut tt = takhte_ai::tt::Tt::with_megabytes(16);
-    let game = ChessGame {
-        history: Vec::new(),
-        eval: &takhte_ai::chess::eval::TUNED_EVAL,
-    };
-    search(
-        &game,
-        &Pos::new(board),
-        &limits,
-        &mut tt,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
-    .unwrap_or_else(|| panic!("no move in {fen}"))
-    .best
+    search_chess(fen, &limits).best
 }
 
 /// The lines of a data file as (FEN, the moves of each further field): `FEN | moves | ...`.
@@ -253,30 +253,13 @@ fn the_top_level_does_not_lose_material_in_the_tactical_set() {
 /// to move has not improved) visits fewer too.
 #[test]
 fn internal_iterative_reduction_and_improving_shrink_the_tree() {
-    use takhte_ai::chess::{ChessGame, Pos};
-    use takhte_ai::search::{search, Features, Limits};
+    use takhte_ai::search::{Features, Limits};
     let nodes = |fen: &str, features: Features| {
-        let board = *chess::Position::from_text(fen).unwrap().board();
-        let game = ChessGame {
-            history: Vec::new(),
-            eval: &takhte_ai::chess::eval::TUNED_EVAL,
-        };
         let limits = Limits {
             features,
             ..Limits::depth(7)
         };
-        let mut tt = takhte_ai::tt::Tt::with_megabytes(16);
-        let flag = AtomicBool::new(false);
-        search(
-            &game,
-            &Pos::new(board),
-            &limits,
-            &mut tt,
-            &flag,
-            &mut |_| {},
-        )
-        .unwrap()
-        .nodes
+        search_chess(fen, &limits).nodes
     };
     for fen in [
         "r1bqkb1r/pp2pppp/2np1n2/2p5/4P3/N1P2N2/PP1P1PPP/R1BQKB1R w KQkq - 3 5",

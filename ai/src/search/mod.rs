@@ -100,10 +100,10 @@ pub struct Features {
 
 impl Features {
     /// The refinements levels 1–5 play with (level 6 adds internal iterative reduction,
-    /// [`Features::TOP`]). `improving` is off everywhere: with
-    /// both, chess level 6 scored 45.0% [36.9%, 53.1%] against itself without them. Contempt is
-    /// off: in minesweeper chess it scored no better against the reference search than without it
-    /// (docs/strength.md); the match runner's `6+…,contempt` plays with it.
+    /// [`Features::TOP`]). `improving` is off everywhere: with both, chess level 6 scored
+    /// 45.0% [36.9%, 53.1%] against itself without them. Contempt is off: in minesweeper chess
+    /// it scored no better against the reference search than without it (docs/strength.md);
+    /// the match runner's `6+…,contempt` plays with it.
     pub const ALL: Features = Features {
         log_reductions: true,
         late_move_pruning: true,
