@@ -51,7 +51,8 @@ pub enum PlayerSpec {
     /// refinements ([`Features::TOP`]) with the hand-written numbers (chess and minesweeper chess
     /// [`crate::chess::params::HAND`], draughts [`crate::draughts::params::HAND`]);
     /// `6+NAMES` the refinements named (comma-separated: `lmr`, `lmp`, `malus`, `null`,
-    /// `contempt`, `iir`, `improving`, and
+    /// `contempt`, `iir`, `improving`, `asp` (aspiration windows), `tteval` (the table's
+    /// score as the static evaluation), `see` (pruning by static exchange), and
     /// `hand` for the hand-written numbers; `6+` none of them). Dice chess, whose search is the
     /// expectimax one, plays its level 6 unchanged.
     Top(Features),
@@ -85,6 +86,9 @@ impl PlayerSpec {
                         "contempt" => f.contempt = true,
                         "iir" => f.iir = true,
                         "improving" => f.improving = true,
+                        "asp" => f.aspiration = true,
+                        "tteval" => f.tt_eval = true,
+                        "see" => f.see_pruning = true,
                         "hand" => f.hand_eval = true,
                         _ => return None,
                     }
@@ -145,6 +149,9 @@ impl PlayerSpec {
                     (f.contempt, "contempt"),
                     (f.iir, "iir"),
                     (f.improving, "improving"),
+                    (f.aspiration, "asp"),
+                    (f.tt_eval, "tteval"),
+                    (f.see_pruning, "see"),
                     (f.hand_eval, "hand"),
                 ];
                 let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
@@ -631,7 +638,10 @@ mod tests {
         assert!(f.log_reductions && f.eval_null_reduction && !f.hand_eval);
         assert!(!f.late_move_pruning && !f.history_malus);
         // Level 6's refinements and the hand-written numbers: the same player as 6hand.
-        assert_eq!(top("6+lmr,lmp,malus,null,iir,hand"), top("6hand"));
+        assert_eq!(
+            top("6+lmr,lmp,malus,null,iir,asp,tteval,hand"),
+            top("6hand")
+        );
         assert_eq!(
             PlayerSpec::parse("6hand").unwrap().name(),
             "level 6 (hand-written evaluation)"

@@ -66,6 +66,7 @@ pub const DEFAULT_LEVEL: u8 = 3;
 /// use takhte_ai::level::features;
 /// use takhte_ai::search::Features;
 /// assert!(features(6).iir && !features(5).iir);
+/// assert!(features(6).aspiration && features(6).tt_eval && !features(6).see_pruning);
 /// assert_eq!(features(1), Features::ALL);
 /// assert_eq!(features(9), Features::TOP);
 /// ```

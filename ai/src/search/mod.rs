@@ -92,6 +92,19 @@ pub struct Features {
     /// move, late-move pruning keeps fewer quiet moves (3 + depth² instead of 3 + 2·depth²);
     /// where it has, reverse futility asks a smaller margin (70 less).
     pub improving: bool,
+    /// Aspiration windows: from depth 5 on, each iteration first searches the root in a window
+    /// of ±30 around the last iteration's score, widened (three times as wide, then to the
+    /// whole range) when the score falls outside it.
+    pub aspiration: bool,
+    /// The table's score as the static evaluation: where the table holds a score for the node
+    /// whose bound says the true value lies beyond the evaluation on that side (or is exact),
+    /// reverse futility, the null move and futility pruning start from that score.
+    pub tt_eval: bool,
+    /// Pruning by static exchange near the leaves: in a node of at most four plies, outside
+    /// the principal variation and not in check, a later move whose exchange loses more than
+    /// 120 a ply (a capture) or 50 times the depth squared (a quiet move) is not searched,
+    /// unless it gives check.
+    pub see_pruning: bool,
     /// Evaluate with the hand-written numbers ([`crate::chess::params::HAND`],
     /// [`crate::draughts::params::HAND`]) instead of the tuned ones (for matches between the two;
     /// the reference search plays with them, as the top level did before the tuning).
@@ -100,7 +113,7 @@ pub struct Features {
 
 impl Features {
     /// The refinements levels 1–5 play with (level 6 adds internal iterative reduction,
-    /// [`Features::TOP`]). `improving` is off everywhere: with both, chess level 6 scored
+    /// aspiration windows and the table's score as the evaluation, [`Features::TOP`]). `improving` is off everywhere: with both, chess level 6 scored
     /// 45.0% [36.9%, 53.1%] against itself without them. Contempt is off: in minesweeper chess
     /// it scored no better against the reference search than without it (docs/strength.md);
     /// the match runner's `6+…,contempt` plays with it.
@@ -112,16 +125,24 @@ impl Features {
         contempt: false,
         iir: false,
         improving: false,
+        aspiration: false,
+        tt_eval: false,
+        see_pruning: false,
         hand_eval: false,
     };
-    /// Level 6 (chess, minesweeper chess, draughts): [`Features::ALL`] and internal iterative
-    /// reduction. In 200 games at 100 ms a move, against the same level without it, chess
-    /// scored 54.8% [49.3%, 60.2%] (Elo +33 [−5, +72]) and draughts 53.0% [48.1%, 57.9%] (Elo
-    /// +21 [−13, +56]); against the reference search, minesweeper chess scored 58.0% [53.6%,
-    /// 62.4%] with it and 56.0% [51.6%, 60.4%] without (docs/strength.md). The lower levels do
-    /// without it: their ratings were measured without it.
+    /// Level 6 (chess, minesweeper chess, draughts): [`Features::ALL`], internal iterative
+    /// reduction, aspiration windows and the table's score as the evaluation. In 200 games at
+    /// 100 ms a move: chess with iir against the same level without it scored 54.8% [49.3%,
+    /// 60.2%], then with aspiration and the table's score too against that 59.2% [53.5%, 65.0%]
+    /// (Elo +65 [+24, +108]); minesweeper chess against the reference search 56.0% [51.6%,
+    /// 60.4%] with none of the three, 58.0% [53.6%, 62.4%] with iir, 66.5% [62.3%, 70.7%] with
+    /// all three (docs/strength.md). The lower levels do without them: their ratings were
+    /// measured without them. Pruning by static exchange stays off (chess 48.6% [40.5%, 56.6%]
+    /// with it in 104 games).
     pub const TOP: Features = Features {
         iir: true,
+        aspiration: true,
+        tt_eval: true,
         ..Features::ALL
     };
     /// None: the reference search, with the hand-written evaluation.
@@ -133,6 +154,9 @@ impl Features {
         contempt: false,
         iir: false,
         improving: false,
+        aspiration: false,
+        tt_eval: false,
+        see_pruning: false,
         hand_eval: true,
     };
 }
@@ -221,7 +245,13 @@ pub fn search<G: SearchGame>(
         if depth > 1 && !s.budget.may_deepen() {
             break;
         }
-        let (best, done) = root_iteration(&mut s, root, &mut scored, depth, exact_all);
+        let last = result.as_ref().map(|r| r.score).filter(|v| !is_mate(*v));
+        let (best, done) = match last {
+            Some(last) if s.features.aspiration && depth >= 5 && !exact_all => {
+                aspirated(&mut s, root, &mut scored, depth, last)
+            }
+            _ => root_iteration(&mut s, root, &mut scored, depth, exact_all, -INF, INF),
+        };
         let complete = done == scored.len();
         if let Some((mv, v)) = best {
             if complete || (!exact_all && done > 0) {
@@ -280,24 +310,58 @@ pub fn search<G: SearchGame>(
     Some(found)
 }
 
-/// One iteration over the root moves at `depth` (the first with a full window, the others
-/// with a null window unless every score must be exact): their scores in `scored`, the best
-/// one, and how many were searched before the budget ran out.
+/// An iteration at `depth` in aspiration windows ([`Features::aspiration`]): first ±30 around
+/// `last` (the previous iteration's score), three times as wide each time the best score falls
+/// outside the window, the whole range once the half-width passes 1,000. When the budget runs
+/// out before a widened search has finished a move, the last attempt that did counts (a score
+/// beyond its window is a bound, but its move is the one the search prefers).
+fn aspirated<G: SearchGame>(
+    s: &mut Searcher<'_, G>,
+    root: &G::Pos,
+    scored: &mut [(G::Mv, i32)],
+    depth: i32,
+    last: i32,
+) -> (Option<(G::Mv, i32)>, usize) {
+    let mut delta = 30;
+    let mut kept: (Option<(G::Mv, i32)>, usize) = (None, 0);
+    loop {
+        let (lo, hi) = if delta > 1000 {
+            (-INF, INF)
+        } else {
+            (last - delta, last + delta)
+        };
+        let attempt = root_iteration(s, root, scored, depth, false, lo, hi);
+        if attempt.1 > 0 {
+            kept = attempt;
+        }
+        let inside = kept.0.is_some_and(|(_, v)| v > lo && v < hi);
+        if inside || s.budget.stopped() || (lo, hi) == (-INF, INF) {
+            return kept;
+        }
+        delta *= 3;
+    }
+}
+
+/// One iteration over the root moves at `depth` in the window `(lo, hi)` (the first move with
+/// the whole window, the others with a null window unless every score must be exact): their
+/// scores in `scored`, the best one, and how many were searched before the budget ran out.
 fn root_iteration<G: SearchGame>(
     s: &mut Searcher<'_, G>,
     root: &G::Pos,
     scored: &mut [(G::Mv, i32)],
     depth: i32,
     exact_all: bool,
+    lo: i32,
+    hi: i32,
 ) -> (Option<(G::Mv, i32)>, usize) {
-    let mut alpha = -INF;
-    let beta = INF;
+    let mut alpha = lo;
+    let beta = hi;
     let mut best: Option<(G::Mv, i32)> = None;
     let mut done = 0;
     for i in 0..scored.len() {
         let mv = scored[i].0;
         let v = if exact_all || i == 0 {
-            s.search_move(root, mv, depth - 1, -INF, beta, 0, false)
+            s.search_move(root, mv, depth - 1, lo, beta, 0, false)
         } else {
             let mut v = s.search_move(root, mv, depth - 1, alpha, alpha + 1, 0, false);
             if v > alpha && !s.budget.stopped() {

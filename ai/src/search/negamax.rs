@@ -282,7 +282,8 @@ impl<G: SearchGame> Searcher<'_, G> {
         let depth = if in_check { depth + 1 } else { depth };
         let pv_node = beta - alpha > 1;
         let mut tt_move = 0;
-        if let Some(hit) = self.tt.probe(key) {
+        let hit = self.tt.probe(key);
+        if let Some(hit) = hit {
             tt_move = hit.mv;
             if !pv_node && hit.depth >= depth {
                 let s = from_tt(hit.score, ply);
@@ -291,13 +292,29 @@ impl<G: SearchGame> Searcher<'_, G> {
                 }
             }
         }
-        let static_eval = if in_check {
+        let evaluation = if in_check {
             -INF
         } else {
             self.game.evaluate(pos)
         };
-        self.evals[ply as usize] = static_eval;
-        let improving = self.improving(ply, static_eval);
+        self.evals[ply as usize] = evaluation;
+        let improving = self.improving(ply, evaluation);
+        let static_eval = match hit {
+            Some(hit) if self.features.tt_eval && !in_check => {
+                let s = from_tt(hit.score, ply);
+                let beyond = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > evaluation,
+                    Bound::Upper => s < evaluation,
+                };
+                if beyond && !is_mate(s) {
+                    s
+                } else {
+                    evaluation
+                }
+            }
+            _ => evaluation,
+        };
         if !pv_node && !in_check && !is_mate(beta) {
             // Reverse futility: far above beta at a shallow depth.
             let margin = 100 * depth - if improving { 70 } else { 0 };
@@ -459,7 +476,23 @@ impl<G: SearchGame> Searcher<'_, G> {
                 && searched > 0
                 && depth <= 2
                 && n.static_eval + 120 * depth + 60 <= alpha;
-            if (late || futile) && !is_mate(alpha) && !self.spared(pos, mv) {
+            let skipped = late || futile;
+            let losing = self.features.see_pruning
+                && !skipped
+                && !n.pv_node
+                && !n.in_check
+                && searched > 0
+                && depth <= 4
+                && !self.game.see_at_least(
+                    pos,
+                    mv,
+                    if quiet {
+                        -50 * depth * depth
+                    } else {
+                        -120 * depth
+                    },
+                );
+            if (skipped || losing) && !is_mate(alpha) && !self.spared(pos, mv) {
                 continue;
             }
             let mut v;
