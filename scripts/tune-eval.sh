@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Tunes the chess evaluation: fits its numbers (ai/src/chess/params.rs) to Stockfish's scores
 # of the quiet positions in ai/tuning/positions.txt.gz (made by scripts/make-tuning-data.py)
-# and writes them to ai/src/chess/tuned.rs. Starts from the hand-written numbers, so a run on
-# the same positions gives the same file. Takes about a minute on two cores.
+# and writes them to ai/src/chess/tuned.rs, then fits corrections to the piece-square tables on
+# top of them (ai/examples/tune_squares.rs) and writes them to ai/src/chess/squares.rs. Starts
+# from the hand-written numbers, so a run on the same positions gives the same files. Takes
+# about a minute on two cores.
 # Usage: scripts/tune-eval.sh [POSITIONS.txt.gz]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,3 +17,10 @@ cargo run --release --quiet -p takhte-ai --example tune_eval -- \
 rustfmt --edition 2021 "$WORK/tuned.rs"
 cp "$WORK/tuned.rs" ai/src/chess/tuned.rs
 echo "wrote ai/src/chess/tuned.rs"
+# Then the piece-square corrections on top of the numbers just written (the example is built
+# again with them): a few seconds.
+cargo run --release --quiet -p takhte-ai --example tune_squares -- \
+    "$WORK/positions.txt" "$WORK/squares.rs"
+rustfmt --edition 2021 "$WORK/squares.rs"
+cp "$WORK/squares.rs" ai/src/chess/squares.rs
+echo "wrote ai/src/chess/squares.rs"

@@ -38,7 +38,7 @@ usage:
       play N games between A and B: a level 1-6, 6ref (level 6 as it was before the engine
       work: the reference search, hand-written evaluation), 6hand (hand-written evaluation),
       6+NAMES (level 6 with only the search refinements named: lmr,lmp,malus,null,contempt,
-      iir,improving,asp,tteval,see;
+      iir,improving,asp,tteval,see,sing; sq for chess's piece-square corrections;
       hand),
       search:DEPTH:NODES:NOISE (a search of that setting, for calibrating the levels),
       greedy, random, or for chess uci:PROGRAM

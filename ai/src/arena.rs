@@ -52,7 +52,8 @@ pub enum PlayerSpec {
     /// [`crate::chess::params::HAND`], draughts [`crate::draughts::params::HAND`]);
     /// `6+NAMES` the refinements named (comma-separated: `lmr`, `lmp`, `malus`, `null`,
     /// `contempt`, `iir`, `improving`, `asp` (aspiration windows), `tteval` (the table's
-    /// score as the static evaluation), `see` (pruning by static exchange), and
+    /// score as the static evaluation), `see` (pruning by static exchange), `sing` (singular
+    /// extensions), `sq` (chess's piece-square corrections), and
     /// `hand` for the hand-written numbers; `6+` none of them). Dice chess, whose search is the
     /// expectimax one, plays its level 6 unchanged.
     Top(Features),
@@ -89,6 +90,8 @@ impl PlayerSpec {
                         "asp" => f.aspiration = true,
                         "tteval" => f.tt_eval = true,
                         "see" => f.see_pruning = true,
+                        "sing" => f.singular = true,
+                        "sq" => f.squares = true,
                         "hand" => f.hand_eval = true,
                         _ => return None,
                     }
@@ -152,6 +155,8 @@ impl PlayerSpec {
                     (f.aspiration, "asp"),
                     (f.tt_eval, "tteval"),
                     (f.see_pruning, "see"),
+                    (f.singular, "sing"),
+                    (f.squares, "sq"),
                     (f.hand_eval, "hand"),
                 ];
                 let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
@@ -639,7 +644,7 @@ mod tests {
         assert!(!f.late_move_pruning && !f.history_malus);
         // Level 6's refinements and the hand-written numbers: the same player as 6hand.
         assert_eq!(
-            top("6+lmr,lmp,malus,null,iir,asp,tteval,hand"),
+            top("6+lmr,lmp,malus,null,iir,asp,tteval,sq,hand"),
             top("6hand")
         );
         assert_eq!(

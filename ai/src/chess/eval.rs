@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 
 use super::params::{Params, HAND};
 use super::pst::{progress, relative_rank, Tables, PHASE};
+use super::squares::{SQUARES_EG, SQUARES_MG};
 use super::tuned::TUNED;
 
 /// An evaluation's numbers with the piece-square tables built from them, for both board
@@ -38,6 +39,17 @@ impl Evaluator {
         }
     }
 
+    /// The evaluator of the numbers `params` with the fitted piece-square corrections of
+    /// [`super::squares`] on the 8-rank board (chess; minesweeper chess's 10-rank board keeps
+    /// the formulas alone).
+    pub fn with_squares(params: Params) -> Evaluator {
+        let e = Evaluator::new(params);
+        Evaluator {
+            eight: e.eight.corrected(&SQUARES_MG, &SQUARES_EG),
+            ..e
+        }
+    }
+
     /// The tables for a board of `ranks` ranks.
     pub fn tables(&self, ranks: u8) -> &Tables {
         if ranks == 10 {
@@ -54,17 +66,23 @@ impl Evaluator {
     }
 }
 
-/// The evaluation the app plays with: the tuned numbers ([`TUNED`]).
-pub static TUNED_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::new(TUNED));
+/// The evaluation the app plays with: the tuned numbers ([`TUNED`]) and the piece-square
+/// corrections fitted on top of them ([`super::squares`]).
+pub static TUNED_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::with_squares(TUNED));
+/// The tuned numbers without the corrections (for matches against [`TUNED_EVAL`]).
+pub static TUNED_PLAIN_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::new(TUNED));
 /// The hand-written numbers ([`HAND`]): levels 1–5, and matches against the tuned evaluation.
 pub static HAND_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::new(HAND));
 
-/// [`HAND_EVAL`] when `hand`, else [`TUNED_EVAL`].
-pub fn chosen(hand: bool) -> &'static Evaluator {
+/// [`HAND_EVAL`] when `hand`, else [`TUNED_EVAL`] with the corrections `squares` or
+/// [`TUNED_PLAIN_EVAL`] without.
+pub fn chosen(hand: bool, squares: bool) -> &'static Evaluator {
     if hand {
         &HAND_EVAL
-    } else {
+    } else if squares {
         &TUNED_EVAL
+    } else {
+        &TUNED_PLAIN_EVAL
     }
 }
 

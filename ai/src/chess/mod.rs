@@ -6,6 +6,7 @@ pub mod eval;
 pub mod params;
 pub mod pst;
 pub mod see;
+pub mod squares;
 pub mod tuned;
 
 use takhte_rules::bitboard::bit;

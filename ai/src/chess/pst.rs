@@ -148,6 +148,25 @@ impl Tables {
         }
         t
     }
+
+    /// These tables (of an 8-rank board) with the corrections `mg` and `eg` added, each
+    /// `[kind][square]` with squares counted from the side's own first rank
+    /// ([`super::squares`]).
+    pub fn corrected(mut self, mg: &[[i16; 64]; 6], eg: &[[i16; 64]; 6]) -> Tables {
+        for side in [Side::White, Side::Black] {
+            for k in 0..6 {
+                for idx in 0..64 {
+                    let own = match side {
+                        Side::White => idx,
+                        Side::Black => (7 - idx / 8) * 8 + idx % 8,
+                    };
+                    self.mg[side.index()][k][idx] += mg[k][own];
+                    self.eg[side.index()][k][idx] += eg[k][own];
+                }
+            }
+        }
+        self
+    }
 }
 
 #[cfg(test)]

@@ -105,6 +105,15 @@ pub struct Features {
     /// 120 a ply (a capture) or 50 times the depth squared (a quiet move) is not searched,
     /// unless it gives check.
     pub see_pruning: bool,
+    /// Singular extensions: in a node of seven plies or more whose table entry holds a lower
+    /// bound (or an exact score) from at most three plies shallower, the table's move is
+    /// searched one ply deeper when every other move, searched to half the depth, stays below
+    /// that score less twice the depth; where the others reach beta all the same, the node is
+    /// cut at once (multi-cut).
+    pub singular: bool,
+    /// Chess with the tuned numbers: the piece-square corrections fitted on top of them
+    /// ([`crate::chess::squares`]); off, the tuned numbers alone.
+    pub squares: bool,
     /// Evaluate with the hand-written numbers ([`crate::chess::params::HAND`],
     /// [`crate::draughts::params::HAND`]) instead of the tuned ones (for matches between the two;
     /// the reference search plays with them, as the top level did before the tuning).
@@ -128,18 +137,23 @@ impl Features {
         aspiration: false,
         tt_eval: false,
         see_pruning: false,
+        singular: false,
+        squares: false,
         hand_eval: false,
     };
     /// Level 6 (chess, minesweeper chess, draughts): [`Features::ALL`], internal iterative
-    /// reduction, aspiration windows and the table's score as the evaluation. In 200 games at
+    /// reduction, aspiration windows, the table's score as the evaluation and (chess) the
+    /// piece-square corrections. In 200 games at
     /// 100 ms a move: chess with iir against the same level without it scored 54.8% [49.3%,
     /// 60.2%], then with aspiration and the table's score too against that 59.2% [53.5%, 65.0%]
     /// (Elo +65 [+24, +108]); minesweeper chess against the reference search 56.0% [51.6%,
     /// 60.4%] with none of the three, 58.0% [53.6%, 62.4%] with iir, 66.5% [62.3%, 70.7%] with
-    /// all three (docs/strength.md). The lower levels do without them: their ratings were
-    /// measured without them. Pruning by static exchange stays off (chess 48.6% [40.5%, 56.6%]
-    /// with it in 104 games).
+    /// all three (docs/strength.md). Chess evaluates with the piece-square corrections too
+    /// (`squares`): 57.0% [51.3%, 62.7%] (Elo +49 [+9, +90]) against the same level without
+    /// them. The lower levels do without them: their ratings were measured without them.
+    /// Pruning by static exchange stays off (chess 48.6% [40.5%, 56.6%] with it in 104 games).
     pub const TOP: Features = Features {
+        squares: true,
         iir: true,
         aspiration: true,
         tt_eval: true,
@@ -157,6 +171,8 @@ impl Features {
         aspiration: false,
         tt_eval: false,
         see_pruning: false,
+        singular: false,
+        squares: false,
         hand_eval: true,
     };
 }
@@ -215,6 +231,7 @@ pub fn search<G: SearchGame>(
         features: limits.features,
         keys: vec![0; MAX_PLY + 1],
         evals: vec![INF; MAX_PLY + 1],
+        excluded: vec![0; MAX_PLY + 1],
         killers: vec![[0, 0]; MAX_PLY + 1],
         history: vec![0; G::HISTORY_SIZE],
         moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),

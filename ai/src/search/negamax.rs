@@ -7,7 +7,7 @@
 
 use super::super::budget::Budget;
 use super::super::game::{Quiet, SearchGame, INF, MATE, MATE_BOUND};
-use super::super::tt::{Bound, Tt};
+use super::super::tt::{Bound, Hit, Tt};
 use super::{is_mate, Features, MAX_PLY};
 
 /// The bound of a history score (the gravity update keeps every score within it).
@@ -73,6 +73,8 @@ pub(super) struct Node {
     static_eval: i32,
     /// Whether the side to move stands better than at its last move ([`Features::improving`]).
     improving: bool,
+    /// The table's entry for the node, if any ([`Features::singular`]).
+    hit: Option<Hit>,
 }
 
 pub(super) struct Searcher<'a, G: SearchGame> {
@@ -84,6 +86,9 @@ pub(super) struct Searcher<'a, G: SearchGame> {
     /// The static evaluation of each negamax node on the path by ply (minus infinity in
     /// check; infinity where unknown, as at the root), for the improving test.
     pub(super) evals: Vec<i32>,
+    /// The move a singular-extension search leaves out at each ply (0 for none): the node is
+    /// searched again without it, and neither reads its result from the table nor stores one.
+    pub(super) excluded: Vec<u32>,
     pub(super) killers: Vec<[u32; 2]>,
     pub(super) history: Vec<i32>,
     pub(super) moves: Vec<Vec<G::Mv>>,
@@ -282,10 +287,11 @@ impl<G: SearchGame> Searcher<'_, G> {
         let depth = if in_check { depth + 1 } else { depth };
         let pv_node = beta - alpha > 1;
         let mut tt_move = 0;
+        let excluding = self.excluded[ply as usize] != 0;
         let hit = self.tt.probe(key);
         if let Some(hit) = hit {
             tt_move = hit.mv;
-            if !pv_node && hit.depth >= depth {
+            if !pv_node && !excluding && hit.depth >= depth {
                 let s = from_tt(hit.score, ply);
                 if hit.bound.settles(s, alpha, beta) {
                     return Err(s);
@@ -315,7 +321,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             }
             _ => evaluation,
         };
-        if !pv_node && !in_check && !is_mate(beta) {
+        if !pv_node && !in_check && !excluding && !is_mate(beta) {
             // Reverse futility: far above beta at a shallow depth.
             let margin = 100 * depth - if improving { 70 } else { 0 };
             if depth <= 3 && static_eval - margin >= beta {
@@ -339,7 +345,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             }
         }
         // Internal iterative reduction: nothing to try first, so a shallower search.
-        let depth = if self.features.iir && depth >= 4 && tt_move == 0 && !in_check {
+        let depth = if self.features.iir && depth >= 4 && tt_move == 0 && !in_check && !excluding {
             depth - 1
         } else {
             depth
@@ -354,7 +360,56 @@ impl<G: SearchGame> Searcher<'_, G> {
             tt_move,
             static_eval,
             improving,
+            hit,
         })
+    }
+
+    /// The extension of the table's move `packed` at node `n` ([`Features::singular`]): 1 when
+    /// it is singular, else 0; `Err(score)` when the other moves alone refute the node (or the
+    /// budget ran out, with 0).
+    fn singular_extension(
+        &mut self,
+        pos: &G::Pos,
+        n: &Node,
+        packed: u32,
+        ply: i32,
+    ) -> Result<i32, i32> {
+        let p = ply as usize;
+        let Some(hit) = n.hit else { return Ok(0) };
+        if !self.features.singular
+            || ply == 0
+            || packed != n.tt_move
+            || n.depth < 7
+            || self.excluded[p] != 0
+            || hit.depth < n.depth - 3
+            || hit.bound == Bound::Upper
+        {
+            return Ok(0);
+        }
+        let tt_score = from_tt(hit.score, ply);
+        if is_mate(tt_score) {
+            return Ok(0);
+        }
+        let singular_beta = tt_score - 2 * n.depth;
+        self.excluded[p] = packed;
+        let v = self.negamax(
+            pos,
+            (n.depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            false,
+        );
+        self.excluded[p] = 0;
+        if self.budget.stopped() {
+            Err(0)
+        } else if v < singular_beta {
+            Ok(1)
+        } else if singular_beta >= n.beta {
+            Err(singular_beta)
+        } else {
+            Ok(0)
+        }
     }
 
     /// How many plies less a late quiet move is searched at first.
@@ -467,6 +522,17 @@ impl<G: SearchGame> Searcher<'_, G> {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut order, i);
             let mv = moves[i];
+            let packed = self.game.pack(mv);
+            if packed == self.excluded[ply as usize] {
+                continue;
+            }
+            let extension = match self.singular_extension(pos, &n, packed, ply) {
+                Ok(e) => e,
+                Err(score) => {
+                    self.give_buffers(ply, moves, order);
+                    return score;
+                }
+            };
             let quiet = self.game.is_quiet(pos, mv);
             let late = quiet && searched > 0 && self.late_move_pruned(&n, searched, depth);
             // Futility pruning of quiet moves near the leaves.
@@ -497,7 +563,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             }
             let mut v;
             if searched == 0 {
-                v = self.search_move(pos, mv, depth - 1, alpha, beta, ply, false);
+                v = self.search_move(pos, mv, depth - 1 + extension, alpha, beta, ply, false);
             } else {
                 // Late-move reduction for quiet moves, then a null window, then the full one.
                 let history = if quiet {
@@ -540,12 +606,19 @@ impl<G: SearchGame> Searcher<'_, G> {
         }
         self.give_buffers(ply, moves, order);
         if searched == 0 {
+            if self.excluded[ply as usize] != 0 {
+                // The left-out move is all there is (or the rest fell below alpha): it is
+                // singular.
+                return n.alpha;
+            }
             // Every move was pruned: the static evaluation stands for this node.
             return n.static_eval;
         }
-        let bound = Bound::of(best, n.alpha, beta);
-        self.tt
-            .store(n.key, best_move, to_tt(best, ply), depth, bound);
+        if self.excluded[ply as usize] == 0 {
+            let bound = Bound::of(best, n.alpha, beta);
+            self.tt
+                .store(n.key, best_move, to_tt(best, ply), depth, bound);
+        }
         best
     }
 
