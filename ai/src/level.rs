@@ -78,6 +78,24 @@ pub fn features(level: u8) -> Features {
     }
 }
 
+/// The search refinements `level` (clamped to 1–6) plays with in `kind`: [`features`], except
+/// chess level 6, [`Features::TOP_CHESS`].
+///
+/// ```
+/// use takhte_ai::level::features_in;
+/// use takhte_ai::search::Features;
+/// use takhte_rules::GameKind;
+/// assert_eq!(features_in(GameKind::Chess, 6), Features::TOP_CHESS);
+/// assert_eq!(features_in(GameKind::Draughts, 6), Features::TOP);
+/// assert_eq!(features_in(GameKind::Chess, 5), Features::ALL);
+/// ```
+pub fn features_in(kind: GameKind, level: u8) -> Features {
+    match (kind, features(level)) {
+        (GameKind::Chess, f) if f == Features::TOP => Features::TOP_CHESS,
+        (_, f) => f,
+    }
+}
+
 /// The settings of `level` (clamped to 1–6) in `kind`.
 ///
 /// ```

@@ -92,7 +92,7 @@ fn chess_found(
 
 /// Answers a request of chess, minesweeper chess or draughts with the alpha-beta search.
 pub fn answer_alpha_beta(req: &Request, cancel: &AtomicBool) -> Option<Answer> {
-    let features = super::level::features(req.level);
+    let features = super::level::features_in(req.game.kind(), req.level);
     answer_alpha_beta_with(req, cancel, features)
 }
 

@@ -185,7 +185,7 @@ fn think(line: Line<Position>, level: u8, go: Go, tt: &Mutex<Tt>, stop: &AtomicB
             soft_share: if go.movetime.is_some() { 0.85 } else { 0.45 },
             noise: 0,
             seed: 0,
-            features: crate::level::features(6),
+            features: crate::level::features_in(GameKind::Chess, 6),
         }
     } else {
         let s = setting(GameKind::Chess, level);
@@ -198,7 +198,7 @@ fn think(line: Line<Position>, level: u8, go: Go, tt: &Mutex<Tt>, stop: &AtomicB
             seed: line.position().board().fullmove_number() as u64,
             features: Features {
                 hand_eval: s.hand_eval,
-                ..crate::level::features(level)
+                ..crate::level::features_in(GameKind::Chess, level)
             },
         }
     };

@@ -253,41 +253,64 @@ fn the_top_level_does_not_lose_material_in_the_tactical_set() {
 /// alone, on top of `Features::ALL`) visits fewer nodes than without it, counted over two
 /// positions (with the piece-square corrections, iir grows the first tree alone a little:
 /// 21,728 against 21,380 nodes). The table's score as the evaluation prunes more where the
-/// table's bound lies above the evaluation and less where it lies below, so its trees are
-/// only asserted to differ.
+/// table's bound lies above the evaluation and less where it lies below, and singular
+/// extensions search some moves deeper and cut some nodes at once, so their trees are only
+/// asserted to differ.
 #[test]
 fn each_refinement_after_all_shrinks_the_tree() {
     use takhte_ai::search::{Features, Limits};
-    let nodes = |fen: &str, features: Features| {
+    let nodes = |fen: &str, features: Features, depth: i32| {
         let limits = Limits {
             features,
-            ..Limits::depth(7)
+            ..Limits::depth(depth)
         };
         search_chess(fen, &limits).nodes
     };
-    // Each switch, and whether it must shrink the tree (else only change it).
-    type Switch = (&'static str, fn(&mut Features), bool);
-    let switches: [Switch; 5] = [
-        ("iir", |f| f.iir = true, true),
-        ("improving", |f| f.improving = true, true),
-        ("aspiration", |f| f.aspiration = true, true),
-        ("tt_eval", |f| f.tt_eval = true, false),
-        ("see_pruning", |f| f.see_pruning = true, true),
+    // Each switch, whether it must shrink the tree (else only change it), and the depth
+    // (singular extensions start at nodes seven plies from the leaves).
+    type Switch = (&'static str, fn(&mut Features), bool, i32);
+    let switches: [Switch; 6] = [
+        ("iir", |f| f.iir = true, true, 7),
+        ("improving", |f| f.improving = true, true, 7),
+        ("aspiration", |f| f.aspiration = true, true, 7),
+        ("tt_eval", |f| f.tt_eval = true, false, 7),
+        ("see_pruning", |f| f.see_pruning = true, true, 7),
+        ("singular", |f| f.singular = true, false, 9),
     ];
     let fens = [
         "r1bqkb1r/pp2pppp/2np1n2/2p5/4P3/N1P2N2/PP1P1PPP/R1BQKB1R w KQkq - 3 5",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     ];
-    let total = |features: Features| -> u64 { fens.iter().map(|f| nodes(f, features)).sum() };
-    let all = total(Features::ALL);
-    for (name, switch, shrinks) in switches {
+    let total = |features: Features, depth: i32| -> u64 {
+        fens.iter().map(|f| nodes(f, features, depth)).sum()
+    };
+    for (name, switch, shrinks, depth) in switches {
+        let all = total(Features::ALL, depth);
         let mut features = Features::ALL;
         switch(&mut features);
-        let with = total(features);
+        let with = total(features, depth);
         if shrinks {
             assert!(with < all, "{with} nodes with {name}, {all} without");
         } else {
             assert_ne!(with, all, "{name} left the trees as they were");
         }
     }
+    // Singular extensions extend some moves at depth 9, and none without the switch.
+    let extended = |features: Features| -> u64 {
+        fens.iter()
+            .map(|f| {
+                let limits = Limits {
+                    features,
+                    ..Limits::depth(9)
+                };
+                search_chess(f, &limits).singular_extensions
+            })
+            .sum()
+    };
+    let with = extended(Features {
+        singular: true,
+        ..Features::ALL
+    });
+    assert!(with > 0, "no move was extended");
+    assert_eq!(extended(Features::ALL), 0);
 }

@@ -159,6 +159,13 @@ impl Features {
         tt_eval: true,
         ..Features::ALL
     };
+    /// Chess level 6: [`Features::TOP`] and singular extensions, which scored 53.8% [48.4%,
+    /// 59.1%] (Elo +26 [−11, +64]) against level 6 without them in 200 chess games at 100 ms a
+    /// move; not measured in the other games, whose level 6 stays [`Features::TOP`].
+    pub const TOP_CHESS: Features = Features {
+        singular: true,
+        ..Features::TOP
+    };
     /// None: the reference search, with the hand-written evaluation.
     pub const REFERENCE: Features = Features {
         log_reductions: false,
@@ -205,6 +212,8 @@ pub struct Found<M> {
     pub nodes: u64,
     /// The principal variation.
     pub pv: Vec<M>,
+    /// How many moves singular extensions searched a ply deeper ([`Features::singular`]).
+    pub singular_extensions: u64,
 }
 
 /// Whether a score is a forced win or loss.
@@ -232,6 +241,7 @@ pub fn search<G: SearchGame>(
         keys: vec![0; MAX_PLY + 1],
         evals: vec![INF; MAX_PLY + 1],
         excluded: vec![0; MAX_PLY + 1],
+        singular_extensions: 0,
         killers: vec![[0, 0]; MAX_PLY + 1],
         history: vec![0; G::HISTORY_SIZE],
         moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -280,6 +290,7 @@ pub fn search<G: SearchGame>(
                     depth,
                     nodes: s.budget.nodes(),
                     pv: pv.clone(),
+                    singular_extensions: 0,
                 });
                 progress(&Progress {
                     depth,
@@ -312,6 +323,7 @@ pub fn search<G: SearchGame>(
             depth: 0,
             nodes: s.budget.nodes(),
             pv: vec![scored[0].0],
+            singular_extensions: 0,
         },
     };
     if limits.noise > 0 && !finished.is_empty() {
@@ -324,6 +336,7 @@ pub fn search<G: SearchGame>(
         }
     }
     found.nodes = s.budget.nodes();
+    found.singular_extensions = s.singular_extensions;
     Some(found)
 }
 

@@ -89,6 +89,8 @@ pub(super) struct Searcher<'a, G: SearchGame> {
     /// The move a singular-extension search leaves out at each ply (0 for none): the node is
     /// searched again without it, and neither reads its result from the table nor stores one.
     pub(super) excluded: Vec<u32>,
+    /// How many moves singular extensions searched deeper.
+    pub(super) singular_extensions: u64,
     pub(super) killers: Vec<[u32; 2]>,
     pub(super) history: Vec<i32>,
     pub(super) moves: Vec<Vec<G::Mv>>,
@@ -404,6 +406,7 @@ impl<G: SearchGame> Searcher<'_, G> {
         if self.budget.stopped() {
             Err(0)
         } else if v < singular_beta {
+            self.singular_extensions += 1;
             Ok(1)
         } else if singular_beta >= n.beta {
             Err(singular_beta)
