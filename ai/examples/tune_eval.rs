@@ -10,28 +10,16 @@ use std::fmt::Write as _;
 
 use takhte_ai::chess::eval::Evaluator;
 use takhte_ai::chess::params::{Params, HAND};
-use takhte_ai::tune::{best_scale, descend, error, expected, fields, split, Sample};
+use takhte_ai::tune::{best_scale, descend, error, fields, read_scored, split, Sample};
 use takhte_rules::chess::{Board, Position};
 use takhte_rules::{Rules, Side};
 
 fn read(path: &str) -> Result<Vec<Sample<Board>>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
-        let (Some(fen), Some(cp)) = (parts.first(), parts.get(1)) else {
-            continue;
-        };
-        let cp: f64 = cp
-            .parse()
-            .map_err(|_| format!("{path}:{}: not a score: {cp}", n + 1))?;
-        let pos = Position::from_text(fen).map_err(|e| format!("{path}:{}: {e}", n + 1))?;
-        out.push(Sample {
-            item: *pos.board(),
-            target: expected(cp),
-        });
-    }
-    Ok(out)
+    read_scored(path, |fen| {
+        Position::from_text(fen)
+            .map(|p| *p.board())
+            .map_err(|e| e.to_string())
+    })
 }
 
 /// The evaluation of `b` by `e` for White.

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use takhte_ai::chess::eval::Evaluator;
 use takhte_ai::chess::pst::PHASE;
 use takhte_ai::chess::tuned::TUNED;
-use takhte_ai::tune::{best_scale, expected, Sample};
+use takhte_ai::tune::{best_scale, expected, read_scored, Sample};
 use takhte_rules::bitboard::squares;
 use takhte_rules::chess::{Board, Kind, Position};
 use takhte_rules::{Rules, Side};
@@ -31,23 +31,11 @@ struct Item {
 fn read(path: &str) -> Result<Vec<Sample<Item>>, String> {
     // The tuned numbers without the corrections: the base the corrections are fitted on.
     let plain = Evaluator::new(TUNED);
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
-        let (Some(fen), Some(cp)) = (parts.first(), parts.get(1)) else {
-            continue;
-        };
-        let cp: f64 = cp
-            .parse()
-            .map_err(|_| format!("{path}:{}: not a score: {cp}", n + 1))?;
-        let pos = Position::from_text(fen).map_err(|e| format!("{path}:{}: {e}", n + 1))?;
-        out.push(Sample {
-            item: item(&plain, pos.board()),
-            target: expected(cp),
-        });
-    }
-    Ok(out)
+    read_scored(path, |fen| {
+        Position::from_text(fen)
+            .map(|p| item(&plain, p.board()))
+            .map_err(|e| e.to_string())
+    })
 }
 
 fn item(plain: &Evaluator, b: &Board) -> Item {

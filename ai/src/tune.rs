@@ -77,6 +77,32 @@ pub struct Sample<T> {
     pub target: f64,
 }
 
+/// The samples of a file of labelled positions (`scripts/make-tuning-data.py`: a line is
+/// `POSITION | SCORE | …`, the score in centipawns for White), each position read by `parse`;
+/// lines without a score are skipped. An error names the file and line.
+pub fn read_scored<T>(
+    path: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<Sample<T>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (Some(position), Some(cp)) = (parts.first(), parts.get(1)) else {
+            continue;
+        };
+        let cp: f64 = cp
+            .parse()
+            .map_err(|_| format!("{path}:{}: not a score: {cp}", n + 1))?;
+        let item = parse(position).map_err(|e| format!("{path}:{}: {e}", n + 1))?;
+        out.push(Sample {
+            item,
+            target: expected(cp),
+        });
+    }
+    Ok(out)
+}
+
 /// The expected result of a White-relative score in centipawns (Elo's curve).
 pub fn expected(cp: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-cp / 400.0))

@@ -23,6 +23,14 @@ fn positions() -> Vec<(String, f64)> {
         .collect()
 }
 
+/// [`positions`] read as boards.
+fn boards() -> Vec<(Board, f64)> {
+    positions()
+        .into_iter()
+        .map(|(fen, cp)| (*Position::from_text(&fen).expect("a valid FEN").board(), cp))
+        .collect()
+}
+
 fn expected(cp: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-cp / 400.0))
 }
@@ -46,10 +54,7 @@ fn error(e: &Evaluator, set: &[&(Board, f64)]) -> f64 {
 
 #[test]
 fn the_tuned_numbers_fit_the_positions_kept_out_of_the_fit_better() {
-    let all: Vec<(Board, f64)> = positions()
-        .into_iter()
-        .map(|(fen, cp)| (*Position::from_text(&fen).expect("a valid FEN").board(), cp))
-        .collect();
+    let all = boards();
     assert!(all.len() >= 50_000, "{} positions", all.len());
     // The tuner fits on nine positions in ten and keeps every tenth out.
     let kept_out: Vec<_> = all.iter().skip(9).step_by(10).collect();
@@ -66,10 +71,7 @@ fn the_tuned_numbers_fit_the_positions_kept_out_of_the_fit_better() {
 /// file: other games than those fitted) than the tuned numbers alone.
 #[test]
 fn the_square_corrections_fit_the_games_kept_out_better() {
-    let all: Vec<(Board, f64)> = positions()
-        .into_iter()
-        .map(|(fen, cp)| (*Position::from_text(&fen).expect("a valid FEN").board(), cp))
-        .collect();
+    let all = boards();
     let kept_out: Vec<_> = all[all.len() * 9 / 10..].iter().collect();
     let (plain, corrected) = (
         error(&TUNED_PLAIN_EVAL, &kept_out),

@@ -68,13 +68,19 @@ pub(super) struct Node {
     beta: i32,
     in_check: bool,
     pv_node: bool,
-    tt_move: u32,
     /// The evaluation (minus infinity in check).
     static_eval: i32,
     /// Whether the side to move stands better than at its last move ([`Features::improving`]).
     improving: bool,
-    /// The table's entry for the node, if any ([`Features::singular`]).
+    /// The table's entry for the node, if any.
     hit: Option<Hit>,
+}
+
+impl Node {
+    /// The table's move for the node (0 for none): tried first.
+    fn tt_move(&self) -> u32 {
+        self.hit.map_or(0, |h| h.mv)
+    }
 }
 
 pub(super) struct Searcher<'a, G: SearchGame> {
@@ -288,11 +294,10 @@ impl<G: SearchGame> Searcher<'_, G> {
         let in_check = self.game.in_check(pos);
         let depth = if in_check { depth + 1 } else { depth };
         let pv_node = beta - alpha > 1;
-        let mut tt_move = 0;
         let excluding = self.excluded[ply as usize] != 0;
         let hit = self.tt.probe(key);
+        let tt_move = hit.map_or(0, |h| h.mv);
         if let Some(hit) = hit {
-            tt_move = hit.mv;
             if !pv_node && !excluding && hit.depth >= depth {
                 let s = from_tt(hit.score, ply);
                 if hit.bound.settles(s, alpha, beta) {
@@ -359,7 +364,6 @@ impl<G: SearchGame> Searcher<'_, G> {
             beta,
             in_check,
             pv_node,
-            tt_move,
             static_eval,
             improving,
             hit,
@@ -380,7 +384,7 @@ impl<G: SearchGame> Searcher<'_, G> {
         let Some(hit) = n.hit else { return Ok(0) };
         if !self.features.singular
             || ply == 0
-            || packed != n.tt_move
+            || packed != n.tt_move()
             || n.depth < 7
             || self.excluded[p] != 0
             || hit.depth < n.depth - 3
@@ -514,7 +518,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             self.give_buffers(ply, moves, order);
             return self.verdict(self.game.no_moves(pos, ply), ply);
         }
-        self.score_moves(pos, &moves, &mut order, n.tt_move, ply);
+        self.score_moves(pos, &moves, &mut order, n.tt_move(), ply);
 
         let mut best = -INF;
         let mut best_move = 0u32;
@@ -590,7 +594,7 @@ impl<G: SearchGame> Searcher<'_, G> {
             searched += 1;
             if v > best {
                 best = v;
-                best_move = self.game.pack(mv);
+                best_move = packed;
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
