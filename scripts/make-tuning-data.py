@@ -15,6 +15,11 @@ Needs `pip install chess` (python-chess, GPL-3.0: a tool of this script only, no
 Stockfish (Debian: apt-get install stockfish). Seeded, and Stockfish is limited by nodes and
 depth, not time, so a run repeats with the same Stockfish; the file is kept as made. Usage: scripts/make-tuning-data.py [--positions N] [--seed S] [--depth D] [--out FILE]
 Then `scripts/tune-eval.sh` turns the positions into ai/src/chess/tuned.rs.
+
+The file in the repository is two runs joined (gzip files concatenate; ~1 h on one core):
+    scripts/make-tuning-data.py --positions 60000 --seed 2026 --out a.gz   # 2,530 games
+    scripts/make-tuning-data.py --positions 80000 --seed 2027 --out b.gz   # 3,394 games
+    cat a.gz b.gz > ai/tuning/positions.txt.gz
 """
 
 import argparse

@@ -46,6 +46,8 @@ fn allowed(name: &str, v: i32) -> bool {
     match name {
         "king_up_mg" | "king_third_mg" => v <= 0,
         "doubled_mg" | "doubled_eg" | "isolated_mg" | "isolated_eg" | "king_open_file_mg" => v >= 0,
+        "opposite_bishops_pct" => (10..=100).contains(&v),
+        "threats_to_move_pct" => (0..=300).contains(&v),
         _ => true,
     }
 }

@@ -1,8 +1,10 @@
 //! The static evaluation of chess and minesweeper chess: material and piece-square tables
 //! ([`super::pst`]), mobility, pawn structure (doubled, isolated, passed pawns), king safety (pawn
 //! shield and attacks on the king's zone, a king on a file without own pawns), bishop pair,
-//! rooks on open files, pieces attacked by pawns, connected pawns, the kings' race to a passed
-//! pawn, and a little endgame knowledge (a lone king is driven to the edge; a minor piece up
+//! rooks on open files, pieces attacked by pawns, rooks and queens attacked by lesser pieces,
+//! pieces attacked and not defended, knight outposts, connected pawns, passed pawns free to
+//! advance, the kings' race to a passed pawn, bishops of opposite colours, and a little endgame
+//! knowledge (a lone king is driven to the edge; a minor piece up
 //! without pawns is no win). In minesweeper chess, squares that may hold a mine count half for
 //! mobility. Every number comes from an [`Evaluator`]'s [`Params`]: [`TUNED_EVAL`] (fitted by
 //! `scripts/tune-eval.sh`) or [`HAND_EVAL`] (the hand-written values).
@@ -112,6 +114,19 @@ const fn adjacent_files(file: u8) -> Bitboard {
     m
 }
 
+/// The light squares (a1 is dark) of a 10-rank board.
+const LIGHT: Bitboard = {
+    let mut m = 0u128;
+    let mut sq = 0;
+    while sq < 80 {
+        if (sq % 8 + sq / 8) % 2 == 1 {
+            m |= 1u128 << sq;
+        }
+        sq += 1;
+    }
+    m
+};
+
 /// `FRONT_SPAN[side][square]`: the squares in front of the square (towards the enemy) on its
 /// own and neighbouring files, on a 10-rank board (an 8-rank board has nothing beyond rank 8).
 static FRONT_SPAN: [[Bitboard; 80]; 2] = {
@@ -172,6 +187,10 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
     let mut attack_units = [0i32; 2]; // pressure on the enemy king
     let pawn_att = [pawn_attacks(b, Side::White), pawn_attacks(b, Side::Black)];
     let kings = [b.king_square(Side::White), b.king_square(Side::Black)];
+    // The squares each side attacks: with every piece, and with each kind of piece.
+    let mut attacked = pawn_att;
+    let mut by = [[0 as Bitboard; 6]; 2];
+    let mut passers = [0 as Bitboard; 2];
 
     for side in [Side::White, Side::Black] {
         let si = side.index();
@@ -199,6 +218,20 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
                     }
                     _ => continue,
                 };
+                attacked[si] |= att;
+                by[si][k] |= att;
+                if kind == Kind::Knight {
+                    let rr = relative_rank(Square(sq as u8), side, ranks);
+                    let file = Square(sq as u8).file();
+                    if rr + 1 >= ranks / 2
+                        && rr + 3 <= ranks
+                        && pawn_att[si] & bit(sq) != 0
+                        && FRONT_SPAN[si][sq] & adjacent_files(file) & b.pieces(them, Kind::Pawn)
+                            == 0
+                    {
+                        s.add(sign, p.outpost_mg, p.outpost_eg);
+                    }
+                }
                 let area = att & mobility_area;
                 let safe = (area & !risky).count_ones() as i32;
                 let mob = 2 * safe + (area & risky).count_ones() as i32; // half-squares
@@ -256,7 +289,7 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
             -p.pawn_threat_mg * threatened,
             -p.pawn_threat_eg * threatened,
         );
-        pawn_structure(p, b, side, sign, pawn_att[si], kings, &mut s);
+        passers[si] = pawn_structure(p, b, side, sign, pawn_att[si], kings, &mut s);
         // Pawn shield in front of a king on its first two ranks.
         if let Some(k) = kings[si] {
             let rr = relative_rank(k, side, ranks);
@@ -276,6 +309,87 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
             }
             if b.pieces(side, Kind::Pawn) & file_mask(k.file()) == 0 {
                 s.add(sign, -p.king_open_file_mg, 0);
+            }
+        }
+    }
+    for side in [Side::White, Side::Black] {
+        if let Some(k) = kings[side.index()] {
+            attacked[side.index()] |= KING[k.index()] & b.mask();
+        }
+    }
+    // Threats: majors attacked by lesser pieces, pieces attacked and not defended, and passed
+    // pawns free to advance.
+    for side in [Side::White, Side::Black] {
+        let (si, ti) = (side.index(), side.opponent().index());
+        let sign = if side == Side::White { 1 } else { -1 };
+        let queens = b.pieces(side, Kind::Queen);
+        let majors = b.pieces(side, Kind::Rook) | queens;
+        let pieces = majors | b.pieces(side, Kind::Knight) | b.pieces(side, Kind::Bishop);
+        let by_minor = by[ti][Kind::Knight as usize] | by[ti][Kind::Bishop as usize];
+        let minor = (majors & by_minor).count_ones() as i32;
+        let rook = (queens & by[ti][Kind::Rook as usize]).count_ones() as i32;
+        let hanging = (pieces & attacked[ti] & !attacked[si]).count_ones() as i32;
+        let mg = p.threat_minor_mg * minor + p.threat_rook_mg * rook + p.hanging_mg * hanging;
+        let eg = p.threat_minor_eg * minor + p.threat_rook_eg * rook + p.hanging_eg * hanging;
+        let pct = if side == b.side_to_move() {
+            p.threats_to_move_pct
+        } else {
+            100
+        };
+        s.add(sign, -mg * pct / 100, -eg * pct / 100);
+        let fwd: i32 = if side == Side::White { 1 } else { -1 };
+        for sq in squares(passers[si]) {
+            let sq = Square(sq as u8);
+            if let Some(stop) = sq.offset(0, fwd, ranks) {
+                if (occ | attacked[ti]) & bit(stop.index()) == 0 {
+                    let t = progress(relative_rank(sq, side, ranks), ranks);
+                    s.add(
+                        sign,
+                        (p.passed_free_mg as f64 * t * t) as i32,
+                        (p.passed_free_eg as f64 * t * t) as i32,
+                    );
+                }
+            }
+        }
+    }
+    // Bishops on squares of opposite colours and nothing else besides pawns: drawish.
+    if p.opposite_bishops_pct != 100 {
+        let bishops = [
+            b.pieces(Side::White, Kind::Bishop),
+            b.pieces(Side::Black, Kind::Bishop),
+        ];
+        let others = occ
+            & !bishops[0]
+            & !bishops[1]
+            & !b.pieces(Side::White, Kind::Pawn)
+            & !b.pieces(Side::Black, Kind::Pawn)
+            & !b.pieces(Side::White, Kind::King)
+            & !b.pieces(Side::Black, Kind::King);
+        if others == 0
+            && bishops[0].count_ones() == 1
+            && bishops[1].count_ones() == 1
+            && ((bishops[0] & LIGHT) == 0) != ((bishops[1] & LIGHT) == 0)
+        {
+            s.eg = s.eg * p.opposite_bishops_pct / 100;
+        }
+    }
+    // Safe checks: squares from which a piece of a side could check the enemy king and that
+    // the enemy does not attack, one count per kind of piece, as pressure on the king.
+    for side in [Side::White, Side::Black] {
+        let (si, ti) = (side.index(), side.opponent().index());
+        let Some(k) = kings[ti] else { continue };
+        let safe = !attacked[ti] & !b.side_pieces(side) & b.mask();
+        let diagonal = bishop_attacks_on(ranks, k.index(), occ);
+        let straight = rook_attacks_on(ranks, k.index(), occ);
+        let checks = [
+            (KNIGHT[k.index()], Kind::Knight, p.safe_check_knight),
+            (diagonal, Kind::Bishop, p.safe_check_bishop),
+            (straight, Kind::Rook, p.safe_check_rook),
+            (diagonal | straight, Kind::Queen, p.safe_check_queen),
+        ];
+        for (from, kind, units) in checks {
+            if from & by[si][kind as usize] & safe != 0 {
+                attack_units[si] += units;
             }
         }
     }
@@ -311,7 +425,7 @@ fn pawn_structure(
     own_pawn_attacks: Bitboard,
     kings: [Option<Square>; 2],
     s: &mut Score,
-) {
+) -> Bitboard {
     let ranks = b.ranks();
     let ours = b.pieces(side, Kind::Pawn);
     let theirs = b.pieces(side.opponent(), Kind::Pawn);
@@ -330,9 +444,11 @@ fn pawn_structure(
     s.add(sign, p.connected_mg * connected, p.connected_eg * connected);
     let fwd: i32 = if side == Side::White { 1 } else { -1 };
     let (own_king, enemy_king) = (kings[side.index()], kings[side.opponent().index()]);
+    let mut passers = 0;
     for sq in squares(ours) {
         let sq = Square(sq as u8);
         if FRONT_SPAN[side.index()][sq.index()] & theirs == 0 {
+            passers |= bit(sq.index());
             let t = progress(relative_rank(sq, side, ranks), ranks);
             let mg = p.passed_mg as f64 + p.passed_advance_mg as f64 * t * t;
             let eg = p.passed_eg as f64 + p.passed_advance_eg as f64 * t * t;
@@ -345,6 +461,7 @@ fn pawn_structure(
             }
         }
     }
+    passers
 }
 
 /// The number of king steps between two squares.
@@ -391,6 +508,127 @@ mod tests {
 
     fn eval(fen: &str) -> i32 {
         TUNED_EVAL.evaluate(Position::from_text(fen).unwrap().board(), 0)
+    }
+
+    /// The evaluation of `fen` for the side to move with the hand-written numbers, each name of
+    /// `set` given its value.
+    fn eval_with(set: &[(&str, i32)], fen: &str) -> i32 {
+        let mut p = HAND;
+        for (name, value) in set {
+            let i = Params::NAMES.iter().position(|n| n == name).unwrap();
+            p.set(i, *value);
+        }
+        Evaluator::new(p).evaluate(Position::from_text(fen).unwrap().board(), 0)
+    }
+
+    fn with(name: &str, value: i32, fen: &str) -> i32 {
+        eval_with(&[(name, value)], fen)
+    }
+
+    /// How much setting the middlegame and endgame numbers `name` (`_mg`, `_eg`) to 100 moves
+    /// the evaluation of `fen`.
+    fn shift(name: &str, fen: &str) -> i32 {
+        let (mg, eg) = (format!("{name}_mg"), format!("{name}_eg"));
+        eval_with(&[(&mg, 100), (&eg, 100)], fen) - eval_with(&[], fen)
+    }
+
+    #[test]
+    fn threats_hanging_pieces_outposts_and_free_passers_count_where_they_are() {
+        // The knight on e5 attacked by the rook on h5 and not defended; defended by d4, it is not
+        // hanging.
+        assert_eq!(
+            shift("hanging", "4k3/pp3ppp/8/4N2r/8/8/PP3PPP/4K3 w - - 0 1"),
+            -100
+        );
+        assert_eq!(
+            shift("hanging", "4k3/pp3ppp/8/4N2r/3P4/8/PP3PPP/4K3 w - - 0 1"),
+            0
+        );
+        // The rook on e2 attacked by the knight on d4 (the rook is defended: no hanging piece).
+        assert_eq!(
+            shift("threat_minor", "6k1/pp3ppp/8/8/3n4/8/PP2RPPP/4K3 w - - 0 1"),
+            -100
+        );
+        assert_eq!(
+            shift("threat_minor", "6k1/pp3ppp/8/8/2n5/8/PP2RPPP/4K3 w - - 0 1"),
+            0
+        );
+        // The queen on d2 attacked by the rook on d8; a pawn between, not.
+        assert_eq!(
+            shift("threat_rook", "3rk3/pp3ppp/8/8/8/8/PP1Q1PPP/4K3 w - - 0 1"),
+            -100
+        );
+        assert_eq!(
+            shift(
+                "threat_rook",
+                "3rk3/pp3ppp/8/3p4/8/8/PP1Q1PPP/4K3 w - - 0 1"
+            ),
+            0
+        );
+        // A knight on d5 defended by e4 with no black c- or e-pawn to drive it away; with a
+        // black pawn on e7, or not defended, it is no outpost.
+        assert_eq!(
+            shift("outpost", "4k3/pp5p/8/3N4/4P3/8/PP3PPP/4K3 w - - 0 1"),
+            100
+        );
+        assert_eq!(
+            shift("outpost", "4k3/pp2p2p/8/3N4/4P3/8/PP3PPP/4K3 w - - 0 1"),
+            0
+        );
+        assert_eq!(
+            shift("outpost", "4k3/pp5p/8/3N4/8/8/PP3PPP/4K3 w - - 0 1"),
+            0
+        );
+        // The passed pawn on e6 with e7 empty and not attacked; attacked by the king on d8 or
+        // blocked by the bishop on e7, not free.
+        let free = shift("passed_free", "k7/8/4P3/8/8/8/8/4K3 w - - 0 1");
+        assert!(free > 30, "{free}");
+        assert_eq!(shift("passed_free", "3k4/8/4P3/8/8/8/8/4K3 w - - 0 1"), 0);
+        assert_eq!(shift("passed_free", "k7/4b3/4P3/8/8/8/8/4K3 w - - 0 1"), 0);
+    }
+
+    #[test]
+    fn threats_weigh_their_share_when_their_side_is_to_move() {
+        // White's knight on e5 hangs; White to move, then Black.
+        let hanging = [
+            ("hanging_mg", 100),
+            ("hanging_eg", 100),
+            ("threats_to_move_pct", 30),
+        ];
+        let white = "4k3/pp3ppp/8/4N2r/8/8/PP3PPP/4K3 w - - 0 1";
+        let black = "4k3/pp3ppp/8/4N2r/8/8/PP3PPP/4K3 b - - 0 1";
+        assert_eq!(eval_with(&hanging, white) - eval_with(&[], white), -30);
+        assert_eq!(eval_with(&hanging, black) - eval_with(&[], black), 100);
+    }
+
+    #[test]
+    fn a_safe_check_presses_on_the_king() {
+        // The knight on d5 could check from e7, which Black does not attack; from c3 it has no
+        // check, and from g4 only from f6 and h6, which the g7 pawn guards.
+        for (fen, pressed) in [
+            ("6k1/5ppp/8/3N4/8/8/PPP2PPP/6K1 w - - 0 1", true),
+            ("6k1/5ppp/8/8/8/2N5/PPP2PPP/6K1 w - - 0 1", false),
+            ("6k1/5ppp/8/8/6N1/8/PPP2PPP/6K1 w - - 0 1", false),
+        ] {
+            let more = with("safe_check_knight", 10, fen) - with("safe_check_knight", 0, fen);
+            assert_eq!(more > 0, pressed, "{fen}: {more}");
+        }
+    }
+
+    #[test]
+    fn bishops_of_opposite_colours_keep_a_share_of_the_endgame_score() {
+        // White three pawns up; the bishops on f1 (light) and f8 (dark), then f7 (light).
+        let opposite = "4kb2/pp6/8/8/8/8/PPPPP3/4KB2 w - - 0 1";
+        let (full, half) = (
+            with("opposite_bishops_pct", 100, opposite),
+            with("opposite_bishops_pct", 50, opposite),
+        );
+        assert!(half > 0 && half < full - 50, "{half} {full}");
+        let same = "4k3/pp3b2/8/8/8/8/PPPPP3/4KB2 w - - 0 1";
+        assert_eq!(
+            with("opposite_bishops_pct", 50, same),
+            with("opposite_bishops_pct", 100, same)
+        );
     }
 
     #[test]

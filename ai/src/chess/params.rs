@@ -158,6 +158,44 @@ params! {
     pawn_threat_eg = 0,
     /// The king on a file without own pawns (a penalty, middlegame).
     king_open_file_mg = 0,
+    /// A rook or queen attacked by an enemy knight or bishop (a penalty, per piece), middlegame.
+    threat_minor_mg = 0,
+    /// The same, endgame.
+    threat_minor_eg = 0,
+    /// A queen attacked by an enemy rook (a penalty), middlegame.
+    threat_rook_mg = 0,
+    /// The same, endgame.
+    threat_rook_eg = 0,
+    /// A knight, bishop, rook or queen attacked and not defended (a penalty, per piece),
+    /// middlegame.
+    hanging_mg = 0,
+    /// The same, endgame.
+    hanging_eg = 0,
+    /// The share, in percent, of the three terms above that counts when the side whose pieces
+    /// they are is to move (it may move them away; the quiescence search only sees captures).
+    threats_to_move_pct = 100,
+    /// Pressure on the enemy king (units of the attack count) when a knight could check it
+    /// from a square the enemy does not attack.
+    safe_check_knight = 0,
+    /// The same for a bishop.
+    safe_check_bishop = 0,
+    /// The same for a rook.
+    safe_check_rook = 0,
+    /// The same for a queen.
+    safe_check_queen = 0,
+    /// A passed pawn whose next square is empty and not attacked by the enemy (scaled by the
+    /// square of its progress, as the passed-pawn bonus), middlegame.
+    passed_free_mg = 0,
+    /// The same, endgame.
+    passed_free_eg = 0,
+    /// A knight on the enemy's half of the board (ranks 4–6 from its side), defended by an
+    /// own pawn and out of reach of the enemy's pawns, middlegame.
+    outpost_mg = 0,
+    /// The same, endgame.
+    outpost_eg = 0,
+    /// The endgame score kept, in percent, when the only pieces besides pawns are one bishop
+    /// each, on squares of opposite colours (such endings are often drawn a pawn or two up).
+    opposite_bishops_pct = 100,
     /// For the side to move.
     tempo = 10,
 }
