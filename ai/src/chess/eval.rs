@@ -318,8 +318,23 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
         }
     }
     // Threats: majors attacked by lesser pieces, pieces attacked and not defended, and passed
-    // pawns free to advance.
+    // pawns free to advance (skipped when they all weigh nothing, as in the hand-written set).
+    let threats = [
+        p.threat_minor_mg,
+        p.threat_minor_eg,
+        p.threat_rook_mg,
+        p.threat_rook_eg,
+        p.hanging_mg,
+        p.hanging_eg,
+        p.passed_free_mg,
+        p.passed_free_eg,
+    ]
+    .iter()
+    .any(|&w| w != 0);
     for side in [Side::White, Side::Black] {
+        if !threats {
+            break;
+        }
         let (si, ti) = (side.index(), side.opponent().index());
         let sign = if side == Side::White { 1 } else { -1 };
         let queens = b.pieces(side, Kind::Queen);
@@ -375,7 +390,16 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
     }
     // Safe checks: squares from which a piece of a side could check the enemy king and that
     // the enemy does not attack, one count per kind of piece, as pressure on the king.
+    let safe_checks = [
+        p.safe_check_knight,
+        p.safe_check_bishop,
+        p.safe_check_rook,
+        p.safe_check_queen,
+    ];
     for side in [Side::White, Side::Black] {
+        if safe_checks.iter().all(|&w| w == 0) {
+            break;
+        }
         let (si, ti) = (side.index(), side.opponent().index());
         let Some(k) = kings[ti] else { continue };
         let safe = !attacked[ti] & !b.side_pieces(side) & b.mask();
