@@ -251,10 +251,10 @@ fn the_top_level_does_not_lose_material_in_the_tactical_set() {
 /// same depth from positions the table does not know, the search with internal iterative
 /// reduction, the improving test, aspiration windows or pruning by static exchange (each
 /// alone, on top of `Features::ALL`) visits fewer nodes than without it, counted over
-/// Kiwipete and twenty openings (one position alone can go either way). The table's score as the evaluation prunes more where the
-/// table's bound lies above the evaluation and less where it lies below, and singular
-/// extensions search some moves deeper and cut some nodes at once, so their trees are only
-/// asserted to differ.
+/// Kiwipete and twenty openings (one position alone can go either way). The table's score as
+/// the evaluation prunes more where the table's bound lies above the evaluation and less where
+/// it lies below, and singular extensions search some moves deeper and cut some nodes at once,
+/// so their trees are only asserted to differ.
 #[test]
 fn each_refinement_after_all_shrinks_the_tree() {
     const OPENINGS: usize = 20;

@@ -114,19 +114,6 @@ const fn adjacent_files(file: u8) -> Bitboard {
     m
 }
 
-/// The light squares (a1 is dark) of a 10-rank board.
-const LIGHT: Bitboard = {
-    let mut m = 0u128;
-    let mut sq = 0;
-    while sq < 80 {
-        if (sq % 8 + sq / 8) % 2 == 1 {
-            m |= 1u128 << sq;
-        }
-        sq += 1;
-    }
-    m
-};
-
 /// `FRONT_SPAN[side][square]`: the squares in front of the square (towards the enemy) on its
 /// own and neighbouring files, on a 10-rank board (an 8-rank board has nothing beyond rank 8).
 static FRONT_SPAN: [[Bitboard; 80]; 2] = {
@@ -331,10 +318,7 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
     ]
     .iter()
     .any(|&w| w != 0);
-    for side in [Side::White, Side::Black] {
-        if !threats {
-            break;
-        }
+    for side in [Side::White, Side::Black].into_iter().filter(|_| threats) {
         let (si, ti) = (side.index(), side.opponent().index());
         let sign = if side == Side::White { 1 } else { -1 };
         let queens = b.pieces(side, Kind::Queen);
@@ -369,21 +353,17 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
     }
     // Bishops on squares of opposite colours and nothing else besides pawns: drawish.
     if p.opposite_bishops_pct != 100 {
-        let bishops = [
+        let (white, black) = (
             b.pieces(Side::White, Kind::Bishop),
             b.pieces(Side::Black, Kind::Bishop),
-        ];
-        let others = occ
-            & !bishops[0]
-            & !bishops[1]
-            & !b.pieces(Side::White, Kind::Pawn)
-            & !b.pieces(Side::Black, Kind::Pawn)
-            & !b.pieces(Side::White, Kind::King)
-            & !b.pieces(Side::Black, Kind::King);
-        if others == 0
-            && bishops[0].count_ones() == 1
-            && bishops[1].count_ones() == 1
-            && ((bishops[0] & LIGHT) == 0) != ((bishops[1] & LIGHT) == 0)
+        );
+        let rest =
+            b.kind_pieces(Kind::Bishop) | b.kind_pieces(Kind::Pawn) | b.kind_pieces(Kind::King);
+        let light = |one: Bitboard| Square(one.trailing_zeros() as u8).is_light();
+        if occ & !rest == 0
+            && white.count_ones() == 1
+            && black.count_ones() == 1
+            && light(white) != light(black)
         {
             s.eg = s.eg * p.opposite_bishops_pct / 100;
         }
@@ -395,11 +375,13 @@ fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
         p.safe_check_bishop,
         p.safe_check_rook,
         p.safe_check_queen,
-    ];
-    for side in [Side::White, Side::Black] {
-        if safe_checks.iter().all(|&w| w == 0) {
-            break;
-        }
+    ]
+    .iter()
+    .any(|&w| w != 0);
+    for side in [Side::White, Side::Black]
+        .into_iter()
+        .filter(|_| safe_checks)
+    {
         let (si, ti) = (side.index(), side.opponent().index());
         let Some(k) = kings[ti] else { continue };
         let safe = !attacked[ti] & !b.side_pieces(side) & b.mask();
