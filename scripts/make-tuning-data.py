@@ -20,6 +20,12 @@ The file in the repository is two runs joined (gzip files concatenate; ~1 h on o
     scripts/make-tuning-data.py --positions 60000 --seed 2026 --out a.gz   # 2,530 games
     scripts/make-tuning-data.py --positions 80000 --seed 2027 --out b.gz   # 3,394 games
     cat a.gz b.gz > ai/tuning/positions.txt.gz
+
+The neural correction (ai/examples/tune_net.rs) is fitted to those and to two more runs,
+ai/tuning/net-positions.txt.gz (~30 min on two cores, one run a core):
+    scripts/make-tuning-data.py --positions 100000 --seed 2028 --out c.gz  # 4,248 games
+    scripts/make-tuning-data.py --positions 40000 --seed 2029 --out d.gz   # 1,692 games
+    cat c.gz d.gz > ai/tuning/net-positions.txt.gz
 """
 
 import argparse

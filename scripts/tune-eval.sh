@@ -4,11 +4,14 @@
 # and writes them to ai/src/chess/tuned.rs, then fits corrections to the piece-square tables on
 # top of them (ai/examples/tune_squares.rs) and writes them to ai/src/chess/squares.rs. Starts
 # from the hand-written numbers, so a run on the same positions gives the same files. Takes
-# about a minute on two cores.
-# Usage: scripts/tune-eval.sh [POSITIONS.txt.gz]
+# about a minute on two cores. Last, the neural correction (ai/examples/tune_net.rs, about 20 s) on
+# top of both, fitted to those positions and the more of ai/tuning/net-positions.txt.gz (with
+# their wing-flipped twins), written to ai/src/chess/net_weights.rs.
+# Usage: scripts/tune-eval.sh [POSITIONS.txt.gz [NET-POSITIONS.txt.gz]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-ai/tuning/positions.txt.gz}
+NET_DATA=${2:-ai/tuning/net-positions.txt.gz}
 WORK="${CARGO_TARGET_DIR:-target}/tuning"
 mkdir -p "$WORK"
 gzip -dc "$DATA" >"$WORK/positions.txt"
@@ -24,3 +27,10 @@ cargo run --release --quiet -p takhte-ai --example tune_squares -- \
 rustfmt --edition 2021 "$WORK/squares.rs"
 cp "$WORK/squares.rs" ai/src/chess/squares.rs
 echo "wrote ai/src/chess/squares.rs"
+# Then the neural correction on top of the numbers and corrections just written.
+gzip -dc "$NET_DATA" >"$WORK/net-positions.txt"
+FLIP=1 cargo run --release --quiet -p takhte-ai --example tune_net -- \
+    "$WORK/positions.txt,$WORK/net-positions.txt" "$WORK/net_weights.rs" 30 1e-7
+rustfmt --edition 2021 "$WORK/net_weights.rs"
+cp "$WORK/net_weights.rs" ai/src/chess/net_weights.rs
+echo "wrote ai/src/chess/net_weights.rs"

@@ -188,7 +188,7 @@ fn main() {
             unreachable!("a minesweeper chess game")
         };
         let (mut game, root) = MineGame::new(&line.position().visible()); // base: let (game, root) = MineGame::new(&line.position().visible());
-        game.eval = takhte_ai::chess::eval::chosen(true, false); // base:
+        game.eval = &takhte_ai::chess::eval::HAND_EVAL; // base:
         let mut tt = Tt::with_megabytes(32);
         section.run(i, || {
             let f = fixed_depth(&game, &root, d, &mut tt);

@@ -92,6 +92,7 @@ impl PlayerSpec {
                         "see" => f.see_pruning = true,
                         "sing" => f.singular = true,
                         "sq" => f.squares = true,
+                        "net" => f.net = true,
                         "hand" => f.hand_eval = true,
                         _ => return None,
                     }
@@ -157,6 +158,7 @@ impl PlayerSpec {
                     (f.see_pruning, "see"),
                     (f.singular, "sing"),
                     (f.squares, "sq"),
+                    (f.net, "net"),
                     (f.hand_eval, "hand"),
                 ];
                 let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();

@@ -78,7 +78,7 @@ fn chess_found(
 ) -> Option<Found<takhte_rules::chess::Move>> {
     let game = ChessGame {
         history: line.keys().to_vec(),
-        eval: chosen(limits.features.hand_eval, limits.features.squares),
+        eval: chosen(&limits.features),
     };
     search(
         &game,
@@ -135,7 +135,7 @@ pub fn answer_with_setting(
             // Only what a player sees: the visible board, numbers and counter.
             let visible = line.position().visible();
             let (mut game, root) = MineGame::new(&visible);
-            game.eval = chosen(limits.features.hand_eval, limits.features.squares);
+            game.eval = chosen(&limits.features);
             search(&game, &root, &limits, &mut tt, cancel, &mut |_| {})
                 .map(|f| Answer::Move(AnyMove::Mine(f.best)))
         }

@@ -204,7 +204,7 @@ fn think(line: Line<Position>, level: u8, go: Go, tt: &Mutex<Tt>, stop: &AtomicB
     };
     let game = ChessGame {
         history: line.keys().to_vec(),
-        eval: crate::chess::eval::chosen(limits.features.hand_eval, limits.features.squares),
+        eval: crate::chess::eval::chosen(&limits.features),
     };
     let root = Pos::new(*line.position().board());
     let mut report = |p: &Progress<takhte_rules::chess::Move>| {

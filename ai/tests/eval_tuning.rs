@@ -3,16 +3,21 @@
 
 use std::io::Read;
 
-use takhte_ai::chess::eval::{Evaluator, HAND_EVAL, TUNED_EVAL, TUNED_PLAIN_EVAL};
+use takhte_ai::chess::eval::{Evaluator, HAND_EVAL, TUNED_EVAL, TUNED_NET_EVAL, TUNED_PLAIN_EVAL};
 use takhte_rules::chess::{Board, Position};
 use takhte_rules::{Rules, Side};
 
 /// The labelled positions: FENs and Stockfish's scores (White's side, centipawns).
 fn positions() -> Vec<(String, f64)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/positions.txt.gz");
+    read_positions("positions.txt.gz")
+}
+
+/// The positions of `ai/tuning/NAME` (gzip files, possibly several joined).
+fn read_positions(name: &str) -> Vec<(String, f64)> {
+    let path = format!("{}/tuning/{name}", env!("CARGO_MANIFEST_DIR"));
     let file = std::fs::File::open(path).expect("the tuning positions are in the repository");
     let mut text = String::new();
-    flate2::read::GzDecoder::new(file)
+    flate2::read::MultiGzDecoder::new(file)
         .read_to_string(&mut text)
         .expect("a gzip file of text");
     text.lines()
@@ -124,7 +129,7 @@ fn the_evaluation_is_the_same_for_both_colours() {
         let other = mirrored(fen);
         let a = Position::from_text(fen).expect("a valid FEN");
         let b = Position::from_text(&other).expect("the mirrored FEN is valid");
-        for e in [&*TUNED_EVAL, &*HAND_EVAL] {
+        for e in [&*TUNED_EVAL, &*TUNED_NET_EVAL, &*HAND_EVAL] {
             assert_eq!(
                 e.evaluate(a.board(), 0),
                 e.evaluate(b.board(), 0),
@@ -134,4 +139,27 @@ fn the_evaluation_is_the_same_for_both_colours() {
         checked += 1;
     }
     assert!(checked >= 2_500);
+}
+
+/// The neural correction (`ai/src/chess/net_weights.rs`) predicts Stockfish's scores better on
+/// the games its fit kept out (the last tenth of the positions of `positions.txt.gz` and
+/// `net-positions.txt.gz` joined) than the evaluation without it.
+#[test]
+fn the_neural_correction_fits_the_games_kept_out_better() {
+    let mut all = boards();
+    all.extend(
+        read_positions("net-positions.txt.gz")
+            .into_iter()
+            .map(|(fen, cp)| (*Position::from_text(&fen).expect("a valid FEN").board(), cp)),
+    );
+    let kept_out: Vec<_> = all[all.len() * 9 / 10..].iter().collect();
+    let (without, with) = (
+        error(&TUNED_EVAL, &kept_out),
+        error(&TUNED_NET_EVAL, &kept_out),
+    );
+    assert!(
+        with < without * 0.96,
+        "with the network {with:.6}, without {without:.6} on {} positions",
+        kept_out.len()
+    );
 }

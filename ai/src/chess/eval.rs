@@ -7,7 +7,8 @@
 //! knowledge (a lone king is driven to the edge; a minor piece up
 //! without pawns is no win). In minesweeper chess, squares that may hold a mine count half for
 //! mobility. Every number comes from an [`Evaluator`]'s [`Params`]: [`TUNED_EVAL`] (fitted by
-//! `scripts/tune-eval.sh`) or [`HAND_EVAL`] (the hand-written values).
+//! `scripts/tune-eval.sh`) or [`HAND_EVAL`] (the hand-written values). Chess level 6 adds a small
+//! neural correction fitted on top of the tuned evaluation ([`TUNED_NET_EVAL`], [`super::net`]).
 
 use takhte_rules::bitboard::{
     bishop_attacks_on, bit, rook_attacks_on, squares, Bitboard, KING, KNIGHT,
@@ -29,6 +30,8 @@ pub struct Evaluator {
     pub params: Params,
     eight: Tables,
     ten: Tables,
+    /// Whether the neural correction ([`super::net`]) is added (8-rank board only).
+    pub net: bool,
 }
 
 impl Evaluator {
@@ -38,6 +41,7 @@ impl Evaluator {
             eight: Tables::new(&params, 8),
             ten: Tables::new(&params, 10),
             params,
+            net: false,
         }
     }
 
@@ -64,7 +68,12 @@ impl Evaluator {
     /// The static evaluation of `b` for the side to move, in centipawns. `risky` holds the
     /// squares that may hold a mine (empty for chess): they count half for mobility.
     pub fn evaluate(&self, b: &Board, risky: Bitboard) -> i32 {
-        evaluate_with(self, b, risky)
+        let v = evaluate_with(self, b, risky);
+        if self.net {
+            v + super::net::correction(b)
+        } else {
+            v
+        }
     }
 }
 
@@ -76,12 +85,20 @@ pub static TUNED_PLAIN_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::n
 /// The hand-written numbers ([`HAND`]): levels 1–5, and matches against the tuned evaluation.
 pub static HAND_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator::new(HAND));
 
-/// [`HAND_EVAL`] when `hand`, else [`TUNED_EVAL`] with the corrections `squares` or
-/// [`TUNED_PLAIN_EVAL`] without.
-pub fn chosen(hand: bool, squares: bool) -> &'static Evaluator {
-    if hand {
+/// [`TUNED_EVAL`] with the neural correction ([`super::net`]) added.
+pub static TUNED_NET_EVAL: LazyLock<Evaluator> = LazyLock::new(|| Evaluator {
+    net: true,
+    ..Evaluator::with_squares(TUNED)
+});
+
+/// The evaluation `features` ask for: [`HAND_EVAL`] with `hand_eval`, else [`TUNED_NET_EVAL`]
+/// with `squares` and `net`, [`TUNED_EVAL`] with `squares` alone, or [`TUNED_PLAIN_EVAL`].
+pub fn chosen(features: &crate::search::Features) -> &'static Evaluator {
+    if features.hand_eval {
         &HAND_EVAL
-    } else if squares {
+    } else if features.squares && features.net {
+        &TUNED_NET_EVAL
+    } else if features.squares {
         &TUNED_EVAL
     } else {
         &TUNED_PLAIN_EVAL

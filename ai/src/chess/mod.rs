@@ -3,6 +3,8 @@
 //! helpers here (move packing, capture order) serve minesweeper chess too.
 
 pub mod eval;
+pub mod net;
+pub mod net_weights;
 pub mod params;
 pub mod pst;
 pub mod see;
@@ -42,7 +44,7 @@ pub struct ChessGame {
     /// Repetition keys ([`takhte_rules::Rules::repetition_key`]) of the positions since the last
     /// irreversible move, the root included.
     pub history: Vec<u64>,
-    /// The evaluation ([`eval::TUNED_EVAL`] in play).
+    /// The evaluation ([`eval::TUNED_NET_EVAL`] at chess level 6, [`eval::HAND_EVAL`] below it).
     pub eval: &'static eval::Evaluator,
 }
 

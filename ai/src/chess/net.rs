@@ -1,0 +1,135 @@
+//! A small neural correction to the chess evaluation: one hidden layer over the pieces, read
+//! from the side to move's point of view, whose output is added to the tuned evaluation (with
+//! its piece-square corrections). Its weights ([`super::net_weights`]) are fitted by
+//! `ai/examples/tune_net.rs` (through `scripts/tune-eval.sh`) to what the tuned evaluation
+//! still gets wrong against Stockfish's scores of the positions in `ai/tuning/`.
+//!
+//! The inputs are 768 on/off features, one per (own or enemy, piece kind, square from the side
+//! to move's first rank); [`HIDDEN`] units sum the weights of the features present and clip the
+//! sum to 0..=1 ([`QA`] in integers); the output is their weighted sum in centipawns. A
+//! position and its colour-mirror have the same features, so the correction is the same for
+//! both. Integers throughout: the same position gives the same number on every machine. Only
+//! the 8-rank board (chess); minesweeper chess's 10-rank board does without it.
+
+use takhte_rules::bitboard::squares;
+use takhte_rules::chess::{Board, Kind};
+use takhte_rules::Side;
+
+use super::net_weights::{B1, B2, W1, W2};
+
+/// The hidden units.
+pub const HIDDEN: usize = 32;
+/// The inputs: 2 sides (own, enemy) × 6 kinds × 64 squares.
+pub const INPUTS: usize = 768;
+/// The hidden layer's scale: a unit's weights and bias are stored × `QA`, and its clipped
+/// value runs 0..=`QA`.
+pub const QA: i32 = 256;
+/// The output layer's scale: its weights (centipawns per unit) are stored × `QB`, its bias in
+/// centipawns × `QA` × `QB`.
+pub const QB: i32 = 16;
+
+/// The input of a piece of `side` and `kind` on `sq` (0..64) for the side to move `stm`.
+pub fn feature(stm: Side, side: Side, kind: Kind, sq: usize) -> usize {
+    let own = if side == stm { 0 } else { 384 };
+    let rel = if stm == Side::White { sq } else { sq ^ 56 };
+    own + kind as usize * 64 + rel
+}
+
+/// Calls `f` with the input of every piece of `b` (8-rank board), from the side to move's
+/// point of view.
+pub fn for_each_feature(b: &Board, mut f: impl FnMut(usize)) {
+    let stm = b.side_to_move();
+    for side in [Side::White, Side::Black] {
+        for kind in Kind::ALL {
+            for sq in squares(b.pieces(side, kind)) {
+                f(feature(stm, side, kind, sq));
+            }
+        }
+    }
+}
+
+/// The correction for `b` in centipawns, for the side to move; 0 on a board of other than 8
+/// ranks.
+pub fn correction(b: &Board) -> i32 {
+    if b.ranks() != 8 {
+        return 0;
+    }
+    // Sums in 16 bits (wrapping, so that no board can make it panic): the weights are at
+    // most a few hundred and a board has at most 32 pieces, far inside the range.
+    let mut acc = B1;
+    for_each_feature(b, |i| {
+        for (a, w) in acc.iter_mut().zip(W1[i].iter()) {
+            *a = a.wrapping_add(*w);
+        }
+    });
+    let sum: i32 = acc
+        .iter()
+        .zip(W2.iter())
+        .map(|(a, w)| i32::from((*a).clamp(0, QA as i16)) * i32::from(*w))
+        .sum::<i32>()
+        + B2;
+    sum.div_euclid(QA * QB)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use takhte_rules::chess::Position;
+    use takhte_rules::Rules;
+
+    /// The network in real numbers, from the same weights: what the integers approximate.
+    fn reference(b: &Board) -> f64 {
+        let mut acc: Vec<f64> = B1.iter().map(|&x| f64::from(x) / f64::from(QA)).collect();
+        for_each_feature(b, |i| {
+            for (a, w) in acc.iter_mut().zip(W1[i].iter()) {
+                *a += f64::from(*w) / f64::from(QA);
+            }
+        });
+        acc.iter()
+            .zip(W2.iter())
+            .map(|(a, w)| a.clamp(0.0, 1.0) * f64::from(*w) / f64::from(QB))
+            .sum::<f64>()
+            + f64::from(B2) / f64::from(QA * QB)
+    }
+
+    #[test]
+    fn the_integers_compute_the_network() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 b - - 0 1",
+        ];
+        let mut differ = 0;
+        for fen in fens {
+            let p = Position::from_text(fen).expect("a valid FEN");
+            let (int, real) = (correction(p.board()), reference(p.board()));
+            assert!(
+                (f64::from(int) - real).abs() <= 1.0,
+                "{fen}: {int} against {real}"
+            );
+            differ += i32::from(int != 0);
+        }
+        // The weights are fitted: the network says something about these positions.
+        assert!(differ >= 3, "{differ} of the positions have a correction");
+    }
+
+    #[test]
+    fn a_piece_reads_the_same_from_either_side() {
+        // A white pawn on e2 with White to move is a black pawn on e7 with Black to move.
+        let (e2, e7) = (12, 52);
+        assert_eq!(
+            feature(Side::White, Side::White, Kind::Pawn, e2),
+            feature(Side::Black, Side::Black, Kind::Pawn, e7)
+        );
+        assert_eq!(
+            feature(Side::White, Side::Black, Kind::Queen, e7),
+            feature(Side::Black, Side::White, Kind::Queen, e2)
+        );
+        assert_ne!(
+            feature(Side::White, Side::White, Kind::Pawn, e2),
+            feature(Side::White, Side::Black, Kind::Pawn, e2)
+        );
+    }
+}
