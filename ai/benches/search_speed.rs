@@ -148,7 +148,7 @@ fn main() {
         let board = *chess::Position::from_text(fen).expect("valid FEN").board();
         let game = ChessGame {
             history: Vec::new(),
-            eval: &takhte_ai::chess::eval::TUNED_EVAL, // base:
+            eval: &takhte_ai::chess::eval::TUNED_NET_EVAL, // base:
         };
         let mut tt = Tt::with_megabytes(32);
         section.run(i, || {

@@ -170,6 +170,7 @@ impl Features {
     /// 60.9%] (Elo +40 [+4, +77]) against the same level without it in 200 games at 100 ms.
     pub const TOP_CHESS: Features = Features {
         singular: true,
+        net: true,
         ..Features::TOP
     };
     /// None: the reference search, with the hand-written evaluation.
