@@ -75,6 +75,17 @@ impl Evaluator {
             v
         }
     }
+
+    /// [`Evaluator::evaluate`] with the neural correction read from `acc`, the board's
+    /// hidden-layer sums kept up to date by the search, instead of summed again.
+    pub fn evaluate_kept(&self, b: &Board, risky: Bitboard, acc: &super::net::Accumulator) -> i32 {
+        let v = evaluate_with(self, b, risky);
+        if self.net {
+            v + acc.correction(b.side_to_move())
+        } else {
+            v
+        }
+    }
 }
 
 /// The evaluation the app plays with: the tuned numbers ([`TUNED`]) and the piece-square

@@ -19,13 +19,17 @@ use super::game::{Quiet, SearchGame, MATE};
 use super::zobrist::{board_key, board_key_after};
 use pst::SEE_VALUE;
 
-/// A chess position in the search: the board and its Zobrist key.
+/// A chess position in the search: the board, its Zobrist key and the neural correction's
+/// hidden-layer sums.
 #[derive(Clone, Copy, Debug)]
 pub struct Pos {
     /// The board.
     pub board: Board,
     /// Its Zobrist key.
     pub key: u64,
+    /// The sums of [`net`] for the board, kept up to date by [`ChessGame`] when its evaluation
+    /// uses the network (otherwise those of the root, unused).
+    pub acc: net::Accumulator,
 }
 
 impl Pos {
@@ -33,6 +37,23 @@ impl Pos {
     pub fn new(board: Board) -> Pos {
         Pos {
             key: board_key(&board),
+            acc: net::Accumulator::new(&board),
+            board,
+        }
+    }
+}
+
+impl ChessGame {
+    /// The position after `board` replaces the board of `pos`: the key and, when the
+    /// evaluation uses the network, its sums brought up to date.
+    fn next(&self, pos: &Pos, board: Board) -> Pos {
+        let mut acc = pos.acc;
+        if self.eval.net {
+            acc.update(&pos.board, &board);
+        }
+        Pos {
+            key: board_key_after(&pos.board, pos.key, &board),
+            acc,
             board,
         }
     }
@@ -134,10 +155,7 @@ impl SearchGame for ChessGame {
     fn play(&self, pos: &Pos, mv: Move) -> Pos {
         let mut board = pos.board;
         board.apply(mv);
-        Pos {
-            key: board_key_after(&pos.board, pos.key, &board),
-            board,
-        }
+        self.next(pos, board)
     }
 
     fn in_check(&self, pos: &Pos) -> bool {
@@ -145,7 +163,7 @@ impl SearchGame for ChessGame {
     }
 
     fn evaluate(&self, pos: &Pos) -> i32 {
-        self.eval.evaluate(&pos.board, 0)
+        self.eval.evaluate_kept(&pos.board, 0, &pos.acc)
     }
 
     fn decided(&self, pos: &Pos, _ply: i32) -> Option<i32> {
@@ -192,11 +210,7 @@ impl SearchGame for ChessGame {
         if !has_pieces(&pos.board) {
             return None;
         }
-        let board = pass(&pos.board);
-        Some(Pos {
-            key: board_key_after(&pos.board, pos.key, &board),
-            board,
-        })
+        Some(self.next(pos, pass(&pos.board)))
     }
 
     fn reversible_plies(&self, pos: &Pos) -> usize {

@@ -36,7 +36,7 @@ pub fn feature(stm: Side, side: Side, kind: Kind, sq: usize) -> usize {
 }
 
 /// Calls `f` with the input of every piece of `b` (8-rank board), from the side to move's
-/// point of view.
+/// point of view (for the fit, `ai/examples/tune_net.rs`).
 pub fn for_each_feature(b: &Board, mut f: impl FnMut(usize)) {
     let stm = b.side_to_move();
     for side in [Side::White, Side::Black] {
@@ -48,20 +48,38 @@ pub fn for_each_feature(b: &Board, mut f: impl FnMut(usize)) {
     }
 }
 
-/// The correction for `b` in centipawns, for the side to move; 0 on a board of other than 8
-/// ranks.
-pub fn correction(b: &Board) -> i32 {
-    if b.ranks() != 8 {
-        return 0;
-    }
+/// The hidden layer's sums from the point of view of `stm`: the biases plus the weights of
+/// every feature of `b` (8-rank board).
+fn sums(b: &Board, stm: Side) -> [i16; HIDDEN] {
     // Sums in 16 bits (wrapping, so that no board can make it panic): the weights are at
     // most a few hundred and a board has at most 32 pieces, far inside the range.
     let mut acc = B1;
-    for_each_feature(b, |i| {
-        for (a, w) in acc.iter_mut().zip(W1[i].iter()) {
-            *a = a.wrapping_add(*w);
+    for side in [Side::White, Side::Black] {
+        for kind in Kind::ALL {
+            for sq in squares(b.pieces(side, kind)) {
+                add(&mut acc, feature(stm, side, kind, sq));
+            }
         }
-    });
+    }
+    acc
+}
+
+/// Adds the weights of input `i` to `acc`.
+fn add(acc: &mut [i16; HIDDEN], i: usize) {
+    for (a, w) in acc.iter_mut().zip(W1[i].iter()) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+/// Takes the weights of input `i` from `acc`.
+fn sub(acc: &mut [i16; HIDDEN], i: usize) {
+    for (a, w) in acc.iter_mut().zip(W1[i].iter()) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// The output for the hidden layer's sums `acc`, in centipawns.
+fn output(acc: &[i16; HIDDEN]) -> i32 {
     let sum: i32 = acc
         .iter()
         .zip(W2.iter())
@@ -69,6 +87,80 @@ pub fn correction(b: &Board) -> i32 {
         .sum::<i32>()
         + B2;
     sum.div_euclid(QA * QB)
+}
+
+/// The correction for `b` in centipawns, for the side to move; 0 on a board of other than 8
+/// ranks. Computed from the whole board; the search keeps an [`Accumulator`] instead.
+pub fn correction(b: &Board) -> i32 {
+    if b.ranks() != 8 {
+        return 0;
+    }
+    output(&sums(b, b.side_to_move()))
+}
+
+/// The hidden layer's sums of a position from both sides' points of view, brought up to date
+/// move by move ([`Accumulator::update`]) instead of summed over the whole board at every
+/// node: a move changes two to four pieces' inputs. On a board of other than 8 ranks it holds
+/// the biases and its correction is 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    /// The sums with White to move, then with Black to move.
+    sums: [[i16; HIDDEN]; 2],
+    /// Whether the board has 8 ranks (the network reads only those).
+    eight: bool,
+}
+
+impl Accumulator {
+    /// The sums of `b`, from the whole board.
+    pub fn new(b: &Board) -> Accumulator {
+        if b.ranks() != 8 {
+            return Accumulator {
+                sums: [B1; 2],
+                eight: false,
+            };
+        }
+        Accumulator {
+            sums: [sums(b, Side::White), sums(b, Side::Black)],
+            eight: true,
+        }
+    }
+
+    /// Brings the sums of `before` up to date for `after` (any two boards of the same size;
+    /// in the search, a board and the one a move or a pass leads to): the inputs of the pieces
+    /// that left a square are taken away and those of the pieces that arrived are added.
+    pub fn update(&mut self, before: &Board, after: &Board) {
+        if !self.eight {
+            return;
+        }
+        for side in [Side::White, Side::Black] {
+            for kind in Kind::ALL {
+                let (was, is) = (before.pieces(side, kind), after.pieces(side, kind));
+                if was == is {
+                    continue;
+                }
+                for sq in squares(was & !is) {
+                    for stm in [Side::White, Side::Black] {
+                        sub(&mut self.sums[stm.index()], feature(stm, side, kind, sq));
+                    }
+                }
+                for sq in squares(is & !was) {
+                    for stm in [Side::White, Side::Black] {
+                        add(&mut self.sums[stm.index()], feature(stm, side, kind, sq));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The correction in centipawns for the side to move `stm` (the same as [`correction`]
+    /// of the board these sums are of).
+    pub fn correction(&self, stm: Side) -> i32 {
+        if self.eight {
+            output(&self.sums[stm.index()])
+        } else {
+            0
+        }
+    }
 }
 
 #[cfg(test)]
@@ -113,6 +205,55 @@ mod tests {
         }
         // The weights are fitted: the network says something about these positions.
         assert!(differ >= 3, "{differ} of the positions have a correction");
+    }
+
+    #[test]
+    fn the_kept_sums_follow_the_moves() {
+        use crate::chess::pass;
+        use rand::{Rng, SeedableRng};
+        use takhte_rules::chess::MoveList;
+        // Random games from positions with castling, en passant and promotions near: after
+        // every move (and now and then a pass, as the null move), the sums brought up to date
+        // are those of the new board summed afresh, and so is the correction.
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let (mut moves, mut captures, mut promotions) = (0, 0, 0);
+        for fen in fens {
+            for _ in 0..20 {
+                let mut b = *Position::from_text(fen).expect("a valid FEN").board();
+                let mut acc = Accumulator::new(&b);
+                for _ in 0..120 {
+                    let mut list = MoveList::new();
+                    b.generate(&mut list);
+                    let next = if list.as_slice().is_empty() {
+                        break;
+                    } else if rng.gen_bool(0.05) && !b.in_check(b.side_to_move()) {
+                        pass(&b)
+                    } else {
+                        let mv = list.as_slice()[rng.gen_range(0..list.as_slice().len())];
+                        captures += usize::from(b.is_capture(mv));
+                        promotions += usize::from(mv.promotion.is_some());
+                        let mut n = b;
+                        n.apply(mv);
+                        n
+                    };
+                    acc.update(&b, &next);
+                    b = next;
+                    moves += 1;
+                    assert_eq!(acc, Accumulator::new(&b), "{fen}, move {moves}");
+                    assert_eq!(acc.correction(b.side_to_move()), correction(&b));
+                }
+            }
+        }
+        assert!(
+            moves > 5000 && captures > 500 && promotions > 50,
+            "{moves} {captures} {promotions}"
+        );
     }
 
     #[test]
