@@ -21,11 +21,17 @@ The file in the repository is two runs joined (gzip files concatenate; ~1 h on o
     scripts/make-tuning-data.py --positions 80000 --seed 2027 --out b.gz   # 3,394 games
     cat a.gz b.gz > ai/tuning/positions.txt.gz
 
-The neural correction (ai/examples/tune_net.rs) is fitted to those and to two more runs,
-ai/tuning/net-positions.txt.gz (~30 min on two cores, one run a core):
+The neural correction (ai/examples/tune_net.rs) is fitted to those and to six more runs,
+ai/tuning/net-positions.txt.gz (~100 min on two cores, one run a core):
     scripts/make-tuning-data.py --positions 100000 --seed 2028 --out c.gz  # 4,248 games
     scripts/make-tuning-data.py --positions 40000 --seed 2029 --out d.gz   # 1,692 games
-    cat c.gz d.gz > ai/tuning/net-positions.txt.gz
+    scripts/make-tuning-data.py --positions 120000 --seed 2030 --out e.gz  # 5,082 games
+    scripts/make-tuning-data.py --positions 120000 --seed 2031 --out f.gz  # 5,068 games
+    scripts/make-tuning-data.py --positions 120000 --seed 2032 --out g.gz  # ~5,080 games
+    scripts/make-tuning-data.py --positions 120000 --seed 2033 --out h.gz  # ~5,080 games
+    cat c.gz d.gz e.gz f.gz g.gz h.gz > ai/tuning/net-positions.txt.gz
+(The last two were cut from longer runs of the same seeds at their first 120,000 lines, which
+is what --positions 120000 writes; they were compressed again, so the bytes differ.)
 """
 
 import argparse

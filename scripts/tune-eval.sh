@@ -30,7 +30,7 @@ echo "wrote ai/src/chess/squares.rs"
 # Then the neural correction on top of the numbers and corrections just written.
 gzip -dc "$NET_DATA" >"$WORK/net-positions.txt"
 FLIP=1 cargo run --release --quiet -p takhte-ai --example tune_net -- \
-    "$WORK/positions.txt,$WORK/net-positions.txt" "$WORK/net_weights.rs" 30 1e-7
+    "$WORK/positions.txt,$WORK/net-positions.txt" "$WORK/net_weights.rs" 40 1e-7
 rustfmt --edition 2021 "$WORK/net_weights.rs"
 cp "$WORK/net_weights.rs" ai/src/chess/net_weights.rs
 echo "wrote ai/src/chess/net_weights.rs"

@@ -18,7 +18,7 @@ use takhte_rules::Side;
 use super::net_weights::{B1, B2, W1, W2};
 
 /// The hidden units.
-pub const HIDDEN: usize = 32;
+pub const HIDDEN: usize = 128;
 /// The inputs: 2 sides (own, enemy) × 6 kinds × 64 squares.
 pub const INPUTS: usize = 768;
 /// The hidden layer's scale: a unit's weights and bias are stored × `QA`, and its clipped
