@@ -47,13 +47,13 @@ impl ChessGame {
     /// The position after `board` replaces the board of `pos`: the key and, when the
     /// evaluation uses the network, its sums brought up to date.
     fn next(&self, pos: &Pos, board: Board) -> Pos {
-        let mut acc = pos.acc;
-        if self.eval.net {
-            acc.update(&pos.board, &board);
-        }
         Pos {
             key: board_key_after(&pos.board, pos.key, &board),
-            acc,
+            acc: if self.eval.net {
+                pos.acc.after(&pos.board, &board)
+            } else {
+                pos.acc
+            },
             board,
         }
     }

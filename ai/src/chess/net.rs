@@ -99,7 +99,7 @@ pub fn correction(b: &Board) -> i32 {
 }
 
 /// The hidden layer's sums of a position from both sides' points of view, brought up to date
-/// move by move ([`Accumulator::update`]) instead of summed over the whole board at every
+/// move by move ([`Accumulator::after`]) instead of summed over the whole board at every
 /// node: a move changes two to four pieces' inputs. On a board of other than 8 ranks it holds
 /// the biases and its correction is 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,13 +125,19 @@ impl Accumulator {
         }
     }
 
-    /// Brings the sums of `before` up to date for `after` (any two boards of the same size;
-    /// in the search, a board and the one a move or a pass leads to): the inputs of the pieces
-    /// that left a square are taken away and those of the pieces that arrived are added.
-    pub fn update(&mut self, before: &Board, after: &Board) {
+    /// The sums of `after` from these, those of `before` (any two boards of the same size; in
+    /// the search, a board and the one a move or a pass leads to): the inputs of the pieces
+    /// that left a square are taken away and those of the pieces that arrived are added, in
+    /// one pass that writes the new sums (a move changes two to four pieces' inputs; more than
+    /// four changes, which no move makes, are summed afresh).
+    pub fn after(&self, before: &Board, after: &Board) -> Accumulator {
         if !self.eight {
-            return;
+            return *self;
         }
+        // Up to four pieces gone and four come, as (side, kind, square).
+        let mut gone = [(Side::White, Kind::Pawn, 0); 4];
+        let mut come = gone;
+        let (mut ngone, mut ncome) = (0, 0);
         for side in [Side::White, Side::Black] {
             for kind in Kind::ALL {
                 let (was, is) = (before.pieces(side, kind), after.pieces(side, kind));
@@ -139,17 +145,57 @@ impl Accumulator {
                     continue;
                 }
                 for sq in squares(was & !is) {
-                    for stm in [Side::White, Side::Black] {
-                        sub(&mut self.sums[stm.index()], feature(stm, side, kind, sq));
+                    if ngone == gone.len() {
+                        return Accumulator::new(after);
                     }
+                    gone[ngone] = (side, kind, sq);
+                    ngone += 1;
                 }
                 for sq in squares(is & !was) {
-                    for stm in [Side::White, Side::Black] {
-                        add(&mut self.sums[stm.index()], feature(stm, side, kind, sq));
+                    if ncome == come.len() {
+                        return Accumulator::new(after);
+                    }
+                    come[ncome] = (side, kind, sq);
+                    ncome += 1;
+                }
+            }
+        }
+        let mut out = Accumulator {
+            sums: [[0; HIDDEN]; 2],
+            eight: true,
+        };
+        let (g, c) = (&gone[..ngone], &come[..ncome]);
+        for stm in [Side::White, Side::Black] {
+            let (src, dst) = (&self.sums[stm.index()], &mut out.sums[stm.index()]);
+            let row = |&(side, kind, sq): &(Side, Kind, usize)| &W1[feature(stm, side, kind, sq)];
+            match (g, c) {
+                ([r], [a]) => {
+                    let (a, r) = (row(a), row(r));
+                    for j in 0..HIDDEN {
+                        dst[j] = src[j].wrapping_add(a[j]).wrapping_sub(r[j]);
+                    }
+                }
+                ([r1, r2], [a]) => {
+                    let (a, r1, r2) = (row(a), row(r1), row(r2));
+                    for j in 0..HIDDEN {
+                        dst[j] = src[j]
+                            .wrapping_add(a[j])
+                            .wrapping_sub(r1[j])
+                            .wrapping_sub(r2[j]);
+                    }
+                }
+                _ => {
+                    *dst = *src;
+                    for r in g {
+                        sub(dst, feature(stm, r.0, r.1, r.2));
+                    }
+                    for a in c {
+                        add(dst, feature(stm, a.0, a.1, a.2));
                     }
                 }
             }
         }
+        out
     }
 
     /// The correction in centipawns for the side to move `stm` (the same as [`correction`]
@@ -242,7 +288,7 @@ mod tests {
                         n.apply(mv);
                         n
                     };
-                    acc.update(&b, &next);
+                    acc = acc.after(&b, &next);
                     b = next;
                     moves += 1;
                     assert_eq!(acc, Accumulator::new(&b), "{fen}, move {moves}");
@@ -254,6 +300,11 @@ mod tests {
             moves > 5000 && captures > 500 && promotions > 50,
             "{moves} {captures} {promotions}"
         );
+        // Two unrelated boards (more than four pieces differ): summed afresh.
+        let boards = fens.map(|fen| *Position::from_text(fen).expect("a valid FEN").board());
+        for (a, b) in boards.iter().zip(boards.iter().skip(1)) {
+            assert_eq!(Accumulator::new(a).after(a, b), Accumulator::new(b));
+        }
     }
 
     #[test]
