@@ -96,6 +96,7 @@ fn king_steps(p: u64) -> u64 {
 }
 
 /// For each face 1–6, the squares `side`'s pawns could land on (shape and blockers only).
+#[inline(always)]
 fn face_reach(b: &DiceBoard, side: usize) -> [u64; 6] {
     let own = b.pawns[side];
     let occ = b.pawns[0] | b.pawns[1] | 1 << b.kings[0] | 1 << b.kings[1];
@@ -115,6 +116,7 @@ fn face_reach(b: &DiceBoard, side: usize) -> [u64; 6] {
 
 /// What the side to move threatens this turn: a sixth of a pawn for each face that captures,
 /// more for each face that gives check to a king with nowhere to go.
+#[inline(always)]
 fn threats(b: &DiceBoard) -> i32 {
     let us = b.side;
     let them = 1 - us;
@@ -140,6 +142,7 @@ fn threats(b: &DiceBoard) -> i32 {
 }
 
 /// The squares `side`'s king could step to (ignoring whose turn it is).
+#[inline(always)]
 fn escape_squares(b: &DiceBoard, side: usize) -> u32 {
     let them = 1 - side;
     let ek = b.kings[them] as usize;
@@ -185,6 +188,7 @@ fn below(side: usize, rank: u8) -> u64 {
 /// The pawn terms of `side`'s evaluation: the advancement and nearness to the enemy king of its
 /// pawns below that king plus those beside its own king; the enemy pawns within two squares
 /// below its king (attackers); its own pawns within two squares of it (defenders).
+#[inline(always)]
 fn pawn_terms(b: &DiceBoard, side: usize) -> (i32, i32, i32) {
     let them = 1 - side;
     let own = b.pawns[side];
@@ -212,6 +216,7 @@ fn pawn_terms(b: &DiceBoard, side: usize) -> (i32, i32, i32) {
 }
 
 /// The evaluation of `b` for one side (positive is good for `side`).
+#[inline(always)]
 fn side_score(b: &DiceBoard, side: usize) -> i32 {
     let them = 1 - side;
     let own = b.pawns[side];
@@ -244,8 +249,15 @@ fn side_score(b: &DiceBoard, side: usize) -> i32 {
     s
 }
 
-/// The evaluation for the side to move, clamped well inside the win score.
-pub fn evaluate(b: &DiceBoard) -> i32 {
+with_popcnt! {
+    /// The evaluation for the side to move, clamped well inside the win score (with the
+    /// `popcnt` instruction where the processor has it).
+    pub fn evaluate(b: &DiceBoard) -> i32 = evaluate_body
+}
+
+/// [`evaluate`] itself (inlined into both its versions).
+#[inline(always)]
+fn evaluate_body(b: &DiceBoard) -> i32 {
     let us = b.side;
     let v = side_score(b, us) - side_score(b, 1 - us) + threats(b);
     v.clamp(-super::expectimax::WIN / 2, super::expectimax::WIN / 2)
