@@ -17,22 +17,22 @@
 #![deny(missing_docs)]
 
 /// Defines `fn NAME(ARGS) -> RET` that calls `BODY(ARGS)`, an `#[inline(always)]` function,
-/// compiled twice: for the build's baseline and, on x86-64, with the `popcnt` instruction
-/// (nearly every processor since 2008 has it; the baseline counts bits without it), chosen
-/// when the program runs. The evaluations count many bits; other targets (ARM, wasm) count
-/// bits in one instruction anyway.
-macro_rules! with_popcnt {
-    ($(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $body:path) => {
+/// compiled twice: for the build's baseline and, on x86-64, with the instructions of FEATURE
+/// (`"popcnt"`: nearly every processor since 2008 has it, and the baseline counts bits without
+/// it; `"avx2"`: twice as wide vectors), chosen when the program runs. Other targets (ARM,
+/// wasm) count bits in one instruction anyway and have one width of vectors.
+macro_rules! with_feature {
+    ($feature:tt, $(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $body:path) => {
         $(#[$m])*
         $vis fn $name($($arg: $ty),*) -> $ret {
             #[cfg(target_arch = "x86_64")]
             {
-                #[target_feature(enable = "popcnt")]
+                #[target_feature(enable = $feature)]
                 fn fast($($arg: $ty),*) -> $ret {
                     $body($($arg),*)
                 }
-                if std::arch::is_x86_feature_detected!("popcnt") {
-                    // SAFETY: the processor has the instruction `fast` is compiled with.
+                if std::arch::is_x86_feature_detected!($feature) {
+                    // SAFETY: the processor has the instructions `fast` is compiled with.
                     return unsafe { fast($($arg),*) };
                 }
             }

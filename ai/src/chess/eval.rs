@@ -190,7 +190,8 @@ impl Score {
     }
 }
 
-with_popcnt! {
+with_feature! {
+    "popcnt",
     /// [`Evaluator::evaluate`] (with the `popcnt` instruction where the processor has it:
     /// about 10% more nodes a second in the search).
     fn evaluate_with(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 = evaluate_body

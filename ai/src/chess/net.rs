@@ -131,71 +131,7 @@ impl Accumulator {
     /// one pass that writes the new sums (a move changes two to four pieces' inputs; more than
     /// four changes, which no move makes, are summed afresh).
     pub fn after(&self, before: &Board, after: &Board) -> Accumulator {
-        if !self.eight {
-            return *self;
-        }
-        // Up to four pieces gone and four come, as (side, kind, square).
-        let mut gone = [(Side::White, Kind::Pawn, 0); 4];
-        let mut come = gone;
-        let (mut ngone, mut ncome) = (0, 0);
-        for side in [Side::White, Side::Black] {
-            for kind in Kind::ALL {
-                let (was, is) = (before.pieces(side, kind), after.pieces(side, kind));
-                if was == is {
-                    continue;
-                }
-                for sq in squares(was & !is) {
-                    if ngone == gone.len() {
-                        return Accumulator::new(after);
-                    }
-                    gone[ngone] = (side, kind, sq);
-                    ngone += 1;
-                }
-                for sq in squares(is & !was) {
-                    if ncome == come.len() {
-                        return Accumulator::new(after);
-                    }
-                    come[ncome] = (side, kind, sq);
-                    ncome += 1;
-                }
-            }
-        }
-        let mut out = Accumulator {
-            sums: [[0; HIDDEN]; 2],
-            eight: true,
-        };
-        let (g, c) = (&gone[..ngone], &come[..ncome]);
-        for stm in [Side::White, Side::Black] {
-            let (src, dst) = (&self.sums[stm.index()], &mut out.sums[stm.index()]);
-            let row = |&(side, kind, sq): &(Side, Kind, usize)| &W1[feature(stm, side, kind, sq)];
-            match (g, c) {
-                ([r], [a]) => {
-                    let (a, r) = (row(a), row(r));
-                    for j in 0..HIDDEN {
-                        dst[j] = src[j].wrapping_add(a[j]).wrapping_sub(r[j]);
-                    }
-                }
-                ([r1, r2], [a]) => {
-                    let (a, r1, r2) = (row(a), row(r1), row(r2));
-                    for j in 0..HIDDEN {
-                        dst[j] = src[j]
-                            .wrapping_add(a[j])
-                            .wrapping_sub(r1[j])
-                            .wrapping_sub(r2[j]);
-                    }
-                }
-                _ => {
-                    *dst = *src;
-                    for r in g {
-                        sub(dst, feature(stm, r.0, r.1, r.2));
-                    }
-                    for a in c {
-                        add(dst, feature(stm, a.0, a.1, a.2));
-                    }
-                }
-            }
-        }
-        out
+        updated(self, before, after)
     }
 
     /// The correction in centipawns for the side to move `stm` (the same as [`correction`]
@@ -207,6 +143,82 @@ impl Accumulator {
             0
         }
     }
+}
+
+with_feature! {
+    "avx2",
+    /// [`Accumulator::after`] (with vectors twice as wide where the processor has them).
+    fn updated(acc: &Accumulator, before: &Board, after: &Board) -> Accumulator = updated_body
+}
+
+/// [`Accumulator::after`] itself (inlined into both versions of [`updated`]).
+#[inline(always)]
+fn updated_body(acc: &Accumulator, before: &Board, after: &Board) -> Accumulator {
+    if !acc.eight {
+        return *acc;
+    }
+    // Up to four pieces gone and four come, as (side, kind, square).
+    let mut gone = [(Side::White, Kind::Pawn, 0); 4];
+    let mut come = gone;
+    let (mut ngone, mut ncome) = (0, 0);
+    for side in [Side::White, Side::Black] {
+        for kind in Kind::ALL {
+            let (was, is) = (before.pieces(side, kind), after.pieces(side, kind));
+            if was == is {
+                continue;
+            }
+            for sq in squares(was & !is) {
+                if ngone == gone.len() {
+                    return Accumulator::new(after);
+                }
+                gone[ngone] = (side, kind, sq);
+                ngone += 1;
+            }
+            for sq in squares(is & !was) {
+                if ncome == come.len() {
+                    return Accumulator::new(after);
+                }
+                come[ncome] = (side, kind, sq);
+                ncome += 1;
+            }
+        }
+    }
+    let mut out = Accumulator {
+        sums: [[0; HIDDEN]; 2],
+        eight: true,
+    };
+    let (g, c) = (&gone[..ngone], &come[..ncome]);
+    for stm in [Side::White, Side::Black] {
+        let (src, dst) = (&acc.sums[stm.index()], &mut out.sums[stm.index()]);
+        let row = |&(side, kind, sq): &(Side, Kind, usize)| &W1[feature(stm, side, kind, sq)];
+        match (g, c) {
+            ([r], [a]) => {
+                let (a, r) = (row(a), row(r));
+                for j in 0..HIDDEN {
+                    dst[j] = src[j].wrapping_add(a[j]).wrapping_sub(r[j]);
+                }
+            }
+            ([r1, r2], [a]) => {
+                let (a, r1, r2) = (row(a), row(r1), row(r2));
+                for j in 0..HIDDEN {
+                    dst[j] = src[j]
+                        .wrapping_add(a[j])
+                        .wrapping_sub(r1[j])
+                        .wrapping_sub(r2[j]);
+                }
+            }
+            _ => {
+                *dst = *src;
+                for r in g {
+                    sub(dst, feature(stm, r.0, r.1, r.2));
+                }
+                for a in c {
+                    add(dst, feature(stm, a.0, a.1, a.2));
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -249,7 +249,8 @@ fn side_score(b: &DiceBoard, side: usize) -> i32 {
     s
 }
 
-with_popcnt! {
+with_feature! {
+    "popcnt",
     /// The evaluation for the side to move, clamped well inside the win score (with the
     /// `popcnt` instruction where the processor has it).
     pub fn evaluate(b: &DiceBoard) -> i32 = evaluate_body
