@@ -214,6 +214,7 @@ fn evaluate_body(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
     let mut attacked = pawn_att;
     let mut by = [[0 as Bitboard; 6]; 2];
     let mut passers = [0 as Bitboard; 2];
+    let pawns = pawn_terms(p, b, pawn_att);
 
     for side in [Side::White, Side::Black] {
         let si = side.index();
@@ -312,7 +313,10 @@ fn evaluate_body(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
             -p.pawn_threat_mg * threatened,
             -p.pawn_threat_eg * threatened,
         );
-        passers[si] = pawn_structure(p, b, side, sign, pawn_att[si], kings, &mut s);
+        let (mg, eg) = pawns.score[si];
+        s.add(sign, mg, eg);
+        passers[si] = pawns.passers[si];
+        passer_race(p, b, side, sign, passers[si], kings, &mut s);
         // Pawn shield in front of a king on its first two ranks.
         if let Some(k) = kings[si] {
             let rr = relative_rank(k, side, ranks);
@@ -459,52 +463,141 @@ fn evaluate_body(e: &Evaluator, b: &Board, risky: Bitboard) -> i32 {
     stm + p.tempo
 }
 
+/// What the pawn structure is worth to each side from the pawns alone (midgame and endgame,
+/// before the side's sign), and each side's passed pawns.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct PawnTerms {
+    score: [(i32, i32); 2],
+    passers: [Bitboard; 2],
+}
+
+/// The numbers [`PawnTerms`] depend on.
+fn pawn_weights(p: &Params) -> [i32; 10] {
+    [
+        p.doubled_mg,
+        p.doubled_eg,
+        p.isolated_mg,
+        p.isolated_eg,
+        p.connected_mg,
+        p.connected_eg,
+        p.passed_mg,
+        p.passed_eg,
+        p.passed_advance_mg,
+        p.passed_advance_eg,
+    ]
+}
+
+/// A remembered [`PawnTerms`]: the pawns, board size and numbers it is of (`ranks` 0: empty).
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    pawns: [Bitboard; 2],
+    ranks: u8,
+    weights: [i32; 10],
+    terms: PawnTerms,
+}
+
+/// Entries of each thread's table of pawn structures (128 bytes each: 64 KB).
+const PAWN_ENTRIES: usize = 512;
+
+thread_local! {
+    /// Pawn structures met before on this thread: a search meets the same few again and again
+    /// (the pawns change only when a pawn moves or is taken).
+    static PAWN_TABLE: std::cell::RefCell<Vec<PawnEntry>> =
+        std::cell::RefCell::new(vec![PawnEntry::default(); PAWN_ENTRIES]);
+}
+
+/// [`PawnTerms`] of `b` with the numbers `p`, from the thread's table when it has them (the
+/// same numbers as [`pawn_terms_fresh`]: an entry is used only for the same pawns, board size
+/// and numbers).
 #[inline(always)]
-fn pawn_structure(
+fn pawn_terms(p: &Params, b: &Board, pawn_att: [Bitboard; 2]) -> PawnTerms {
+    let pawns = [
+        b.pieces(Side::White, Kind::Pawn),
+        b.pieces(Side::Black, Kind::Pawn),
+    ];
+    let weights = pawn_weights(p);
+    let mix = |x: Bitboard| (x as u64) ^ ((x >> 64) as u64).rotate_left(17);
+    let h = (mix(pawns[0]) ^ mix(pawns[1]).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let slot = (h >> 55) as usize % PAWN_ENTRIES;
+    PAWN_TABLE.with_borrow_mut(|table| {
+        let e = &mut table[slot];
+        if e.ranks == b.ranks() && e.pawns == pawns && e.weights == weights {
+            return e.terms;
+        }
+        let terms = pawn_terms_fresh(p, b, pawn_att);
+        *e = PawnEntry {
+            pawns,
+            ranks: b.ranks(),
+            weights,
+            terms,
+        };
+        terms
+    })
+}
+
+/// [`PawnTerms`] of `b` with the numbers `p`, computed: doubled and isolated pawns, pawns
+/// defended by a pawn or beside one, passed pawns by how far they have come.
+#[inline(always)]
+fn pawn_terms_fresh(p: &Params, b: &Board, pawn_att: [Bitboard; 2]) -> PawnTerms {
+    let ranks = b.ranks();
+    let mut t = PawnTerms::default();
+    for side in [Side::White, Side::Black] {
+        let si = side.index();
+        let ours = b.pieces(side, Kind::Pawn);
+        let theirs = b.pieces(side.opponent(), Kind::Pawn);
+        let (mut mg, mut eg) = (0, 0);
+        for file in 0..8u8 {
+            let n = (ours & file_mask(file)).count_ones() as i32;
+            if n > 1 {
+                mg -= p.doubled_mg * (n - 1);
+                eg -= p.doubled_eg * (n - 1);
+            }
+            if n > 0 && ours & adjacent_files(file) == 0 {
+                mg -= p.isolated_mg * n;
+                eg -= p.isolated_eg * n;
+            }
+        }
+        // Defended by a pawn, or with a pawn beside it on the same rank.
+        let beside = ((ours & !FILE_A) >> 1) | ((ours & !file_mask(7)) << 1);
+        let connected = (ours & (pawn_att[si] | beside)).count_ones() as i32;
+        mg += p.connected_mg * connected;
+        eg += p.connected_eg * connected;
+        for sq in squares(ours) {
+            if FRONT_SPAN[si][sq] & theirs == 0 {
+                t.passers[si] |= bit(sq);
+                let r = progress(relative_rank(Square(sq as u8), side, ranks), ranks);
+                mg += (p.passed_mg as f64 + p.passed_advance_mg as f64 * r * r) as i32;
+                eg += (p.passed_eg as f64 + p.passed_advance_eg as f64 * r * r) as i32;
+            }
+        }
+        t.score[si] = (mg, eg);
+    }
+    t
+}
+
+/// The kings' race to the square in front of each of `side`'s passed pawns `passers`.
+#[inline(always)]
+fn passer_race(
     p: &Params,
     b: &Board,
     side: Side,
     sign: i32,
-    own_pawn_attacks: Bitboard,
+    passers: Bitboard,
     kings: [Option<Square>; 2],
     s: &mut Score,
-) -> Bitboard {
-    let ranks = b.ranks();
-    let ours = b.pieces(side, Kind::Pawn);
-    let theirs = b.pieces(side.opponent(), Kind::Pawn);
-    for file in 0..8u8 {
-        let n = (ours & file_mask(file)).count_ones() as i32;
-        if n > 1 {
-            s.add(sign, -p.doubled_mg * (n - 1), -p.doubled_eg * (n - 1));
-        }
-        if n > 0 && ours & adjacent_files(file) == 0 {
-            s.add(sign, -p.isolated_mg * n, -p.isolated_eg * n);
-        }
-    }
-    // Defended by a pawn, or with a pawn beside it on the same rank.
-    let beside = ((ours & !FILE_A) >> 1) | ((ours & !file_mask(7)) << 1);
-    let connected = (ours & (own_pawn_attacks | beside)).count_ones() as i32;
-    s.add(sign, p.connected_mg * connected, p.connected_eg * connected);
+) {
     let fwd: i32 = if side == Side::White { 1 } else { -1 };
     let (own_king, enemy_king) = (kings[side.index()], kings[side.opponent().index()]);
-    let mut passers = 0;
-    for sq in squares(ours) {
-        let sq = Square(sq as u8);
-        if FRONT_SPAN[side.index()][sq.index()] & theirs == 0 {
-            passers |= bit(sq.index());
-            let t = progress(relative_rank(sq, side, ranks), ranks);
-            let mg = p.passed_mg as f64 + p.passed_advance_mg as f64 * t * t;
-            let eg = p.passed_eg as f64 + p.passed_advance_eg as f64 * t * t;
-            s.add(sign, mg as i32, eg as i32);
-            if let (Some(stop), Some(ok), Some(ek)) =
-                (sq.offset(0, fwd, ranks), own_king, enemy_king)
-            {
-                let lead = distance(ek, stop).min(5) - distance(ok, stop).min(5);
-                s.add(sign, 0, p.passed_king_eg * lead);
-            }
+    for sq in squares(passers) {
+        if let (Some(stop), Some(ok), Some(ek)) = (
+            Square(sq as u8).offset(0, fwd, b.ranks()),
+            own_king,
+            enemy_king,
+        ) {
+            let lead = distance(ek, stop).min(5) - distance(ok, stop).min(5);
+            s.add(sign, 0, p.passed_king_eg * lead);
         }
     }
-    passers
 }
 
 /// The number of king steps between two squares.
@@ -594,6 +687,22 @@ mod tests {
             boards.len(),
             differ.len()
         );
+        // The table of pawn structures gives what computing them gives: each board's pawns
+        // with both sets of numbers in turn (the same pawns, other numbers: computed again),
+        // and again when the table has seen them.
+        let (mut seen, mut passers) = (0, 0);
+        for _ in 0..2 {
+            for b in &boards {
+                let att = [pawn_attacks(b, Side::White), pawn_attacks(b, Side::Black)];
+                for e in [&*TUNED_EVAL, &*HAND_EVAL] {
+                    let fresh = pawn_terms_fresh(&e.params, b, att);
+                    assert_eq!(pawn_terms(&e.params, b, att), fresh);
+                    seen += 1;
+                    passers += usize::from(fresh.passers != [0, 0]);
+                }
+            }
+        }
+        assert!(passers > seen / 10, "{passers} of {seen} with passed pawns");
     }
 
     /// The evaluation of `fen` for the side to move with the hand-written numbers, each name of
