@@ -193,4 +193,4 @@ pub fn approximate_rating(kind: GameKind, level: u8) -> Option<u32> {
 }
 
 /// The ratings of chess levels 1–6 (see [`approximate_rating`]).
-const CHESS_RATINGS: [u32; 6] = [1000, 1250, 1600, 1800, 1900, 2150];
+const CHESS_RATINGS: [u32; 6] = [1000, 1250, 1600, 1800, 1900, 2200];
